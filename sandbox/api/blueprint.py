@@ -1,0 +1,41 @@
+"""The blueprint every resource module uses: its family's error shape, auth and docs."""
+
+from flask_smorest import Blueprint
+
+from sandbox.api.auth import merchant_required
+from sandbox.api.errors import ErrorSchema, GatewayParser, error_body
+
+DESCRIPTIONS = {400: "Validation failure", 401: "Invalid or missing API-KEY",
+                403: "Invalid X-HMAC signature, or data of another merchant", 404: "Not found",
+                409: "The resource's state does not allow this", 429: "Rate limit exceeded",
+                500: "Server-side error"}
+API_KEY_SECURITY = {"ApiKey": []}
+SIGNED_SECURITY = {"ApiKey": [], "Hmac": []}
+
+
+class GatewayBlueprint(Blueprint):
+    """A flask-smorest blueprint that knows its family's error body."""
+
+    ARGUMENTS_PARSER = GatewayParser()
+
+    def __init__(self, *args, error_body=error_body, error_schema=ErrorSchema, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.error_body = error_body
+        self.error_schema = error_schema
+
+    def errors(self, *statuses: int):
+        """Document the error responses an operation can give, in this family's shape."""
+        def decorator(view):
+            for status in statuses:
+                view = self.alt_response(status, schema=self.error_schema, description=DESCRIPTIONS[status])(view)
+            return view
+        return decorator
+
+    def authenticated(self, *, signed: bool = False):
+        """API-KEY (and, when `signed`, X-HMAC) checked before anything else, and documented.
+        Goes right below `route`, above `arguments`."""
+        def decorator(view):
+            view = self.doc(security=[SIGNED_SECURITY if signed else API_KEY_SECURITY])(view)
+            view = self.errors(*((401, 403) if signed else (401,)))(view)
+            return merchant_required(signed=signed)(view)
+        return decorator

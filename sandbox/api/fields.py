@@ -1,0 +1,60 @@
+"""marshmallow fields for the gateway's wire formats, documented precisely in OpenAPI."""
+
+import marshmallow as ma
+from email_validator import EmailNotValidError, validate_email
+
+# A decimal string as the gateway renders it (responses).
+DECIMAL_STRING_PATTERN = r"^[0-9]+(\.[0-9]+)?$"
+# A requested amount: digits with at most 8 decimals.
+REQUESTED_AMOUNT_PATTERN = r"^[0-9]{1,30}(\.[0-9]{1,8})?$"
+
+
+class Text(ma.fields.String):
+    """A string that is valid Unicode (JSON allows lone surrogates; nothing downstream can store them)."""
+
+    default_error_messages = {"unicode": "Not valid Unicode text."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.make_error("unicode") from None
+        return text
+
+
+def decimal_string(**kwargs) -> ma.fields.String:
+    """A money amount rendered as a decimal string (never a JSON number)."""
+    metadata = {"pattern": DECIMAL_STRING_PATTERN, "example": "10.5", **kwargs.pop("metadata", {})}
+    return ma.fields.String(metadata=metadata, **kwargs)
+
+
+def requested_amount(**kwargs) -> Text:
+    """An amount a client asks for. Only documented here: the rules check it (so the
+    message is the gateway's), including the asset's own precision."""
+    metadata = {"pattern": REQUESTED_AMOUNT_PATTERN, "example": "25.5", **kwargs.pop("metadata", {})}
+    return Text(metadata=metadata, **kwargs)
+
+
+def _deliverable_syntax(value: str) -> None:
+    try:
+        validate_email(value, check_deliverability=False)
+    except EmailNotValidError:
+        raise ma.ValidationError("Not a valid email address.") from None
+
+
+class Email(ma.fields.Email):
+    """An e-mail address checked by email-validator (syntax only; no DNS lookups)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=_deliverable_syntax, **kwargs)
+
+
+class CsvList(ma.fields.List):
+    """A list query parameter given repeated (`?ids=a&ids=b`), comma-separated
+    (`?ids=a,b`), or both; blank items are dropped."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        items = value if isinstance(value, list) else [value]
+        parts = [part.strip() for item in items for part in str(item).split(",")]
+        return super()._deserialize([part for part in parts if part], attr, data, **kwargs)

@@ -1,0 +1,73 @@
+"""GET /v2/network-fee"""
+
+import marshmallow as ma
+from flask import g
+
+from sandbox.api import context
+from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.errors import CodedErrorSchema, coded_error_body
+from sandbox.api.fields import Text
+from sandbox.api.schemas import Schema
+from sandbox.services.network_fee import estimate_network_fee
+
+blp = GatewayBlueprint("network_fee", __name__, url_prefix="/v2", description="Network fee estimates",
+                       error_body=coded_error_body, error_schema=CodedErrorSchema)
+
+
+def _required_text(name: str, **metadata) -> Text:
+    message = f"{name} is required"
+    return Text(required=True, validate=ma.validate.Length(min=1, error=message),
+                error_messages={"required": message}, metadata=metadata)
+
+
+class NetworkFeeQuerySchema(Schema):
+    assetNetwork = _required_text("assetNetwork", example="tron")
+    addressFrom = _required_text("addressFrom", description="One of the merchant's wallet addresses on the network")
+    addressTo = _required_text("addressTo")
+    assetShort = Text(validate=ma.validate.Length(min=1),
+                      metadata={"description": "Omitted: one entry per withdraw-enabled coin of the network"})
+
+    # `num` of the 400 when a parameter fails validation here.
+    ERROR_NUMS = {"assetNetwork": 10040, "addressFrom": 10041, "addressTo": 10042}
+
+
+class TronResourceSchema(Schema):
+    energy = ma.fields.Integer(required=True)
+    bandwidth = ma.fields.Integer(required=True)
+
+
+class FeeDetailsSchema(Schema):
+    """One schema for every network family; which fields appear depends on the network."""
+
+    energy = ma.fields.Integer(metadata={"description": "TRON: energy required"})
+    bandwidth = ma.fields.Integer(metadata={"description": "TRON: bandwidth required"})
+    isActivated = ma.fields.Boolean(metadata={"description": "TRON: whether the sender is activated"})
+    resource = ma.fields.Nested(TronResourceSchema, metadata={"description": "TRON: the sender's available resources"})
+    feeRequired = ma.fields.String(metadata={"description": "When the balance falls short"})
+    feeAvailable = ma.fields.String(metadata={"description": "When the balance falls short"})
+    feeDeficit = ma.fields.String(metadata={"description": "When the balance falls short"})
+    error = ma.fields.String(metadata={"description": "When the fee cannot be computed"})
+
+
+class FeeEntrySchema(Schema):
+    assetShort = ma.fields.String(required=True)
+    fee = ma.fields.String(required=True, metadata={"description": "In feeCurrency"})
+    feeCurrency = ma.fields.String(required=True, metadata={"example": "TRX"})
+    canProceed = ma.fields.Boolean(required=True)
+    details = ma.fields.Nested(FeeDetailsSchema, required=True)
+
+
+class NetworkFeeSchema(Schema):
+    assetNetwork = ma.fields.String(required=True)
+    fees = ma.fields.List(ma.fields.Nested(FeeEntrySchema), required=True)
+
+
+@blp.route("/network-fee", methods=["GET"])
+@blp.authenticated()
+@blp.arguments(NetworkFeeQuerySchema, location="query")
+@blp.response(200, NetworkFeeSchema)
+@blp.errors(400)
+def estimate(query):
+    """Estimate the network fee of a withdrawal without sending anything."""
+    return estimate_network_fee(context(), g.merchant, query["assetNetwork"], query["addressFrom"],
+                                query["addressTo"], query.get("assetShort"))

@@ -1,0 +1,91 @@
+"""POST /v2/withdrawal and GET /v2/withdrawal"""
+
+import marshmallow as ma
+from flask import g
+
+from sandbox.api import context
+from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.fields import CsvList, Text, decimal_string, requested_amount
+from sandbox.api.schemas import (AssetRefSchema, AssetSchema, CustomerInputSchema, CustomerSchema, MerchantSchema,
+                                 Schema, timestamp)
+from sandbox.domain.withdrawals import STATUSES
+from sandbox.services.withdrawals import create_withdrawal, list_withdrawals, withdrawal_object
+
+blp = GatewayBlueprint("withdrawals", __name__, url_prefix="/v2", description="Withdrawals")
+
+
+class WithdrawalRequestSchema(Schema):
+    amount = requested_amount(required=True, metadata={"description": "Ignored when transferAll is true"})
+    asset = ma.fields.Nested(AssetRefSchema, required=True,
+                             metadata={"description": "USDT on tron, USDT on ethereum or USDC on ethereum"})
+    addressTo = Text(required=True, validate=ma.validate.Length(min=1, max=128))
+    customer = ma.fields.Nested(CustomerInputSchema, required=True)
+    destTag = Text(required=True, allow_none=True, validate=ma.validate.Length(max=128),
+                   metadata={"description": "Empty string or null when not applicable"})
+    invoice = Text(required=True, validate=ma.validate.Length(min=1, max=255))
+    addressFrom = Text(validate=ma.validate.Length(min=1, max=128),
+                       metadata={"description": "Withdraw-direct source; only together with clientId"})
+    clientId = Text(validate=ma.validate.Length(min=1, max=255),
+                    metadata={"description": "Owner of addressFrom; only together with addressFrom"})
+    transferAll = ma.fields.Boolean(metadata={"description": "Withdraw the whole balance of addressFrom"})
+
+
+class WithdrawalSchema(Schema):
+    id = ma.fields.String(required=True, metadata={"format": "uuid"})
+    txnId = ma.fields.String(required=True, metadata={"description": "Empty until processed"})
+    amount = decimal_string(required=True)
+    receivedAmount = decimal_string(required=True, metadata={"description": "0 until processed"})
+    asset = ma.fields.Nested(AssetSchema, required=True)
+    addressFrom = ma.fields.String(required=True, metadata={"description": "Empty until processing"})
+    addressTo = ma.fields.String(required=True)
+    destTag = ma.fields.String(required=True, allow_none=True,
+                               metadata={"description": "An empty string when none was given"})
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(STATUSES))
+    customer = ma.fields.Nested(CustomerSchema, required=True)
+    merchant = ma.fields.Nested(MerchantSchema, required=True)
+    invoice = ma.fields.String(required=True)
+    createdAt = timestamp(required=True)
+    updatedAt = timestamp(required=True)
+    timeToApprove = timestamp(required=True, allow_none=True,
+                              metadata={"description": "Automatic approval moment; null when approval is manual"})
+
+
+class WithdrawalQuerySchema(Schema):
+    txnIds = CsvList(Text(validate=ma.validate.Length(max=255)), metadata={"description": "Transaction ids"})
+    ids = CsvList(Text(validate=ma.validate.Length(max=64)), metadata={"description": "Withdrawal ids"})
+    invoices = CsvList(Text(validate=ma.validate.Length(max=255)), metadata={"description": "Invoice references"})
+    statuses = CsvList(Text(validate=ma.validate.OneOf(STATUSES)),
+                       metadata={"description": "OPEN, APPROVED, COMPLETE, CANCELLED; comma-separated accepted"})
+    page = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1))
+    limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=100))
+
+
+class WithdrawalListSchema(Schema):
+    results = ma.fields.List(ma.fields.Nested(WithdrawalSchema), required=True)
+    page = ma.fields.Integer(required=True, metadata={"description": "0-based index of the page"})
+    limit = ma.fields.Integer(required=True)
+    total = ma.fields.Integer(required=True, metadata={"description": "Withdrawals matching the filters"})
+
+
+@blp.route("/withdrawal", methods=["POST"])
+@blp.authenticated(signed=True)
+@blp.arguments(WithdrawalRequestSchema)
+@blp.response(200, WithdrawalSchema)
+@blp.errors(400)
+def create(body):
+    """Create a withdrawal request; it waits for approval (status OPEN)."""
+    return withdrawal_object(create_withdrawal(context(), g.merchant, body), g.merchant)
+
+
+@blp.route("/withdrawal", methods=["GET"])
+@blp.authenticated()
+@blp.arguments(WithdrawalQuerySchema, location="query")
+@blp.response(200, WithdrawalListSchema)
+@blp.errors(400)
+def index(query):
+    """List withdrawals, newest first."""
+    found, total = list_withdrawals(context(), g.merchant, ids=query.get("ids", ()),
+                                    txn_ids=query.get("txnIds", ()), invoices=query.get("invoices", ()),
+                                    statuses=query.get("statuses", ()), page=query["page"], limit=query["limit"])
+    return {"results": [withdrawal_object(w, g.merchant) for w in found], "page": query["page"] - 1,
+            "limit": query["limit"], "total": total}

@@ -1,0 +1,85 @@
+"""The Flask application: the /v2 gateway surface and the /sandbox control API."""
+
+from dataclasses import dataclass
+
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Flask
+from flask_smorest import Api
+
+from sandbox import __version__
+from sandbox.api import deposit_addresses, network_fee, withdrawals
+from sandbox.api.auth import API_KEY_HEADER, SIGNATURE_HEADER
+from sandbox.api.errors import ErrorSchema, register_error_handlers
+from sandbox.clock import Clock
+from sandbox.control import health, merchants
+from sandbox.services import Context
+from sandbox.store import Repository
+
+GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, network_fee.blp)
+CONTROL_BLUEPRINTS = (health.blp, merchants.blp)
+MAX_BODY_BYTES = 1024 * 1024
+SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+
+
+@dataclass
+class Settings:
+    seed: int = 0
+    admin_token: str | None = None
+
+
+class GatewayMarshmallowPlugin(MarshmallowPlugin):
+    """Lets a schema add JSON Schema keywords marshmallow cannot express (`OPENAPI_EXTRA`)."""
+
+    def schema_helper(self, name, _, schema=None, **kwargs):
+        json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
+        extra = getattr(schema, "OPENAPI_EXTRA", None)
+        return {**json_schema, **extra} if json_schema is not None and extra else json_schema
+
+
+class GatewayApi(Api):
+    """Documents only the error codes an operation really gives, in the gateway's shape."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
+    ERROR_SCHEMA = ErrorSchema
+
+
+def _api(app: Flask, prefix: str, title: str, description: str, url_prefix: str) -> Api:
+    app.config.update({
+        f"{prefix}_API_TITLE": title,
+        f"{prefix}_API_VERSION": __version__,
+        f"{prefix}_OPENAPI_VERSION": "3.0.3",
+        f"{prefix}_OPENAPI_URL_PREFIX": url_prefix,
+        f"{prefix}_OPENAPI_JSON_PATH": "openapi.json",
+        f"{prefix}_OPENAPI_SWAGGER_UI_PATH": "docs",
+        f"{prefix}_OPENAPI_SWAGGER_UI_URL": SWAGGER_UI_URL,
+        f"{prefix}_API_SPEC_OPTIONS": {"info": {"description": description}},
+    })
+    api = GatewayApi(app, config_prefix=prefix, spec_kwargs={"marshmallow_plugin": GatewayMarshmallowPlugin()})
+    api.spec.components.security_scheme("ApiKey", {"type": "apiKey", "in": "header", "name": API_KEY_HEADER})
+    return api
+
+
+def create_app(store: Repository, settings: Settings | None = None, clock: Clock | None = None) -> Flask:
+    settings = settings or Settings()
+    app = Flask("sandbox")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["SANDBOX_ADMIN_TOKEN"] = settings.admin_token
+    app.json.sort_keys = False
+    app.extensions["sandbox"] = Context(store=store, clock=clock or Clock(), seed=settings.seed)
+
+    gateway = _api(app, "V2", "Merchant crypto payment gateway API",
+                   "The gateway's v2 API as the sandbox serves it.", "/")
+    gateway.spec.components.security_scheme("Hmac", {
+        "type": "apiKey", "in": "header", "name": SIGNATURE_HEADER,
+        "description": "HMAC of the raw request body with the merchant's secret "
+                       "(sandbox default: lowercase hex HMAC-SHA256)"})
+    for blueprint in GATEWAY_BLUEPRINTS:
+        gateway.register_blueprint(blueprint)
+
+    control = _api(app, "SANDBOX", "gateway-sandbox control API",
+                   "Sandbox controls: merchants, health. Not part of the gateway.", "/sandbox")
+    for blueprint in CONTROL_BLUEPRINTS:
+        control.register_blueprint(blueprint)
+
+    register_error_handlers(app)
+    return app

@@ -1,0 +1,142 @@
+"""The `gateway-sandbox` command (also `python -m sandbox`)."""
+
+import os
+import sys
+from pathlib import Path
+
+import click
+import yaml
+
+from sandbox.store import StoreCorrupted, StoreLocked, open_store
+
+DEFAULT_DATA = os.path.join(".sandbox", "sandbox.json")
+CONTRACTS = {"V2": "openapi.yaml", "SANDBOX": "sandbox-openapi.yaml"}
+
+
+def _open(data: str | None, memory: bool):
+    try:
+        return open_store(None if memory else data or DEFAULT_DATA)
+    except (StoreCorrupted, StoreLocked) as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _core(store, seed: int | None):
+    """The seed the store was created with (recorded on first use); a different one is refused."""
+    from sandbox.services.settings import SeedMismatch, resolve_seed
+
+    try:
+        return resolve_seed(store, seed)
+    except SeedMismatch as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.group()
+@click.version_option(package_name="gateway-sandbox")
+def main():
+    """Sandbox of the merchant crypto payment gateway API (v2)."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--data", type=click.Path(dir_okay=False), help=f"Data file [default: {DEFAULT_DATA}]")
+@click.option("--memory", is_flag=True, help="Keep everything in memory; nothing is written.")
+@click.option("--seed", type=click.IntRange(0), help="Seed of every generated value [default: 0, or the data file's]")
+@click.option("--admin-token", envvar="SANDBOX_ADMIN_TOKEN", help="Required to create merchants (env SANDBOX_ADMIN_TOKEN)")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
+@click.option("--quiet", is_flag=True, help="No access log.")
+def serve(host, port, data, memory, seed, admin_token, threads, quiet):
+    """Serve the sandbox (gunicorn, one process, several threads)."""
+    from sandbox.app import Settings, create_app
+    from sandbox.server import SandboxServer
+    from sandbox.services.merchants import ensure_demo_merchant
+
+    if data and memory:
+        raise click.UsageError("--data and --memory exclude each other")
+    store = _open(data, memory)
+    seed = _core(store, seed)
+    app = create_app(store, Settings(seed=seed, admin_token=admin_token))
+    demo, created = ensure_demo_merchant(app.extensions["sandbox"])
+    base = f"http://{host}:{port}"
+    click.echo(f"gateway-sandbox on {base}  (seed {seed}, data {'memory' if memory else store_path(data)})")
+    click.echo(f"  API docs:     {base}/docs   (control API: {base}/sandbox/docs)")
+    click.echo(f"  {'Created the' if created else 'The'} demo merchant #{demo['id']} ({demo['name']}):")
+    click.echo(f"    API-KEY:    {demo['apiKey']}")
+    click.echo(f"    HMAC secret {demo['hmacSecret']}")
+    sys.stdout.flush()
+    SandboxServer(app, store, host=host, port=port, threads=threads, quiet=quiet).run()
+
+
+def store_path(data: str | None) -> str:
+    return os.path.abspath(data or DEFAULT_DATA)
+
+
+@main.group()
+def merchant():
+    """Merchants in a data file (stop the server that uses the file first)."""
+
+
+@merchant.command("create")
+@click.option("--name", required=True)
+@click.option("--email", required=True)
+@click.option("--site-url", default="")
+@click.option("--logo-url", default="")
+@click.option("--webhook-url")
+@click.option("--auto-approve-seconds", type=click.IntRange(0))
+@click.option("--data", type=click.Path(dir_okay=False), help=f"Data file [default: {DEFAULT_DATA}]")
+@click.option("--seed", type=click.IntRange(0))
+def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_seconds, data, seed):
+    """Create a merchant and print its credentials as JSON."""
+    import json
+
+    from sandbox.app import Settings, create_app
+    from sandbox.control.merchants import MerchantCreateSchema, SandboxMerchantSchema
+    from marshmallow import ValidationError
+
+    from sandbox.api.errors import first_message
+    from sandbox.services.merchants import create_merchant
+
+    raw = {"name": name, "email": email, "siteUrl": site_url, "logoUrl": logo_url, "webhookUrl": webhook_url,
+           "autoApproveSeconds": auto_approve_seconds}
+    try:
+        settings = MerchantCreateSchema().load(raw)
+    except ValidationError as error:
+        raise click.BadParameter(first_message(error.messages)) from None
+    store = _open(data, False)
+    try:
+        app = create_app(store, Settings(seed=_core(store, seed)))
+        created = create_merchant(app.extensions["sandbox"], settings)
+    finally:
+        store.close()
+    click.echo(json.dumps(SandboxMerchantSchema().dump(created), indent=2))
+
+
+@main.command()
+@click.option("--out-dir", default="contracts", show_default=True, type=click.Path(file_okay=False))
+@click.option("--check", is_flag=True, help="Exit 1 when the committed contracts differ from the code.")
+def openapi(out_dir, check):
+    """Write the OpenAPI contracts (/v2 and /sandbox) generated from the code."""
+    stale = []
+    for name, text in contract_texts().items():
+        path = Path(out_dir) / name
+        if check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            click.echo(f"wrote {path}")
+    if stale:
+        raise click.ClickException(f"out of date: {', '.join(stale)} (run `gateway-sandbox openapi`)")
+
+
+def contract_texts() -> dict[str, str]:
+    """The YAML of each contract, as `gateway-sandbox openapi` writes it."""
+    from sandbox.app import create_app
+    from sandbox.store import Store
+
+    app = create_app(Store())
+    apis = app.extensions["flask-smorest"]["apis"]
+    return {filename: yaml.safe_dump(apis[prefix + "_"]["ext_obj"].spec.to_dict(), sort_keys=False,
+                                     allow_unicode=True)
+            for prefix, filename in CONTRACTS.items()}

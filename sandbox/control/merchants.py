@@ -1,0 +1,101 @@
+"""POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me"""
+
+import hmac
+from functools import wraps
+
+import marshmallow as ma
+from flask import current_app, g, request
+
+from sandbox.api import context
+from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.fields import Email, Text
+from sandbox.api.schemas import Schema
+from sandbox.domain import signing
+from sandbox.domain.errors import Unauthorized
+from sandbox.services import merchants
+
+blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
+
+ADMIN_TOKEN_HEADER = "X-Sandbox-Admin-Token"
+MAX_AUTO_APPROVE_SECONDS = 365 * 24 * 3600
+
+_http_url = ma.validate.URL(schemes={"http", "https"}, require_tld=False)
+
+
+def _optional_url(**kwargs) -> Text:
+    """A URL, or empty/null for none."""
+    return Text(allow_none=True, validate=lambda value: value == "" or _http_url(value), **kwargs)
+
+
+class MerchantSettingsSchema(Schema):
+    name = Text(validate=ma.validate.Length(min=1, max=255))
+    email = Email()
+    siteUrl = _optional_url()
+    logoUrl = _optional_url()
+    webhookUrl = _optional_url(metadata={"description": "http or https; receives withdrawal status changes"})
+    autoApproveSeconds = ma.fields.Integer(
+        strict=True, allow_none=True, validate=ma.validate.Range(0, MAX_AUTO_APPROVE_SECONDS),
+        metadata={"description": "Withdrawals are approved this long after creation; null: manual approval"})
+    hmacAlgorithm = ma.fields.String(validate=ma.validate.OneOf(tuple(signing.ALGORITHMS)),
+                                     metadata={"description": "X-HMAC hash; default sha256"})
+    hmacEncoding = ma.fields.String(validate=ma.validate.OneOf(signing.ENCODINGS),
+                                    metadata={"description": "X-HMAC encoding; default hex"})
+
+
+class MerchantCreateSchema(MerchantSettingsSchema):
+    name = Text(required=True, validate=ma.validate.Length(min=1, max=255))
+    email = Email(required=True)
+
+
+class SandboxMerchantSchema(Schema):
+    id = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+    email = ma.fields.String(required=True)
+    siteUrl = ma.fields.String(required=True)
+    logoUrl = ma.fields.String(required=True)
+    webhookUrl = ma.fields.String(required=True, allow_none=True)
+    autoApproveSeconds = ma.fields.Integer(required=True, allow_none=True)
+    hmacAlgorithm = ma.fields.String(required=True)
+    hmacEncoding = ma.fields.String(required=True)
+    apiKey = ma.fields.String(required=True, metadata={"description": "Send as the API-KEY header"})
+    hmacSecret = ma.fields.String(required=True, metadata={"description": "Key of the X-HMAC signature"})
+
+
+def admin_token_required(view):
+    """When the server has an admin token, only its holder may create merchants."""
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        expected = current_app.config.get("SANDBOX_ADMIN_TOKEN")
+        given = request.headers.get(ADMIN_TOKEN_HEADER, "")
+        if expected and not hmac.compare_digest(given.encode(), expected.encode()):
+            raise Unauthorized(f"a valid {ADMIN_TOKEN_HEADER} header is required")
+        return view(*args, **kwargs)
+    return wrapper
+
+
+@blp.route("/merchants", methods=["POST"])
+@admin_token_required
+@blp.arguments(MerchantCreateSchema)
+@blp.response(201, SandboxMerchantSchema)
+@blp.errors(400, 401)
+def create(body):
+    """Create a merchant with its API key and HMAC secret (admin token required when the server has one)."""
+    return merchants.create_merchant(context(), body)
+
+
+@blp.route("/merchants/me", methods=["GET"])
+@blp.authenticated()
+@blp.response(200, SandboxMerchantSchema)
+def me():
+    """The settings of the merchant the API-KEY belongs to."""
+    return g.merchant
+
+
+@blp.route("/merchants/me", methods=["PATCH"])
+@blp.authenticated()
+@blp.arguments(MerchantSettingsSchema)
+@blp.response(200, SandboxMerchantSchema)
+@blp.errors(400)
+def update(body):
+    """Change settings: webhook URL, auto-approval, signature scheme and the rest."""
+    return merchants.update_merchant(context(), g.merchant, body)

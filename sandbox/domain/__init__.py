@@ -1,0 +1,1 @@
+"""Pure rules of the gateway: no Flask, no storage. Unit tests need neither."""

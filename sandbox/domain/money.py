@@ -1,0 +1,36 @@
+"""Decimal amounts: parsed from and rendered to decimal strings, never through float."""
+
+import re
+from decimal import ROUND_DOWN, Decimal
+
+# Digits, an optional fraction; no sign, exponent or spaces. 30 integer digits is
+# far above any real supply and keeps absurd inputs out of the arithmetic.
+AMOUNT_PATTERN = r"^[0-9]{1,30}(\.[0-9]{1,18})?$"
+_AMOUNT_RE = re.compile(AMOUNT_PATTERN)
+
+ZERO = Decimal(0)
+
+
+def parse_amount(text: str) -> Decimal | None:
+    """The Decimal a plain decimal string denotes, or None when it is not one."""
+    if not isinstance(text, str) or not _AMOUNT_RE.match(text):
+        return None
+    return Decimal(text)
+
+
+def decimal_places(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def format_amount(value: Decimal) -> str:
+    """Canonical rendering: no exponent, no trailing zeros, `0` for zero."""
+    if value == 0:
+        return "0"
+    text = format(value.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def quantize_down(value: Decimal, places: int) -> Decimal:
+    """Truncate to `places` decimals, as chains do with sub-unit dust."""
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)

@@ -1,0 +1,15 @@
+"""Use cases: each function takes the `Context`, loads what it needs from the
+repository, applies the pure rules of `sandbox.domain` and `sandbox.chains`, and
+stores the outcome. No Flask here."""
+
+from dataclasses import dataclass
+
+from sandbox.clock import Clock
+from sandbox.store import Repository
+
+
+@dataclass
+class Context:
+    store: Repository
+    clock: Clock
+    seed: int

@@ -1,0 +1,25 @@
+"""Deposit addresses: fresh ones, or the one bound to a clientId on a network."""
+
+from sandbox.domain.assets import normalise, require_asset, require_network
+from sandbox.domain.errors import InvalidRequest
+from sandbox.services import Context, wallets
+
+MAX_ADDRESSES = 100
+
+
+def create_deposit_addresses(ctx: Context, merchant: dict, asset_network: str, asset_short: str,
+                             number: int | None, client_id: str | None) -> list[dict]:
+    """With a clientId: the address bound to merchant + network + clientId (created
+    on first use), whatever the asset. Without: `number` fresh addresses."""
+    network_name, short = normalise(asset_network, asset_short)
+    network = require_network(network_name)
+    asset = require_asset(network, short)
+    if client_id is None and (number is None or not 1 <= number <= MAX_ADDRESSES):
+        raise InvalidRequest("number must be between 1 and 100")
+    with ctx.store.transaction():
+        if client_id is not None:
+            bound = ctx.store.find("addresses", "client", (merchant["id"], network.name, client_id))
+            records = bound[:1] or [wallets.new_address(ctx, merchant["id"], network, client_id)]
+        else:
+            records = [wallets.new_address(ctx, merchant["id"], network, None) for _ in range(number)]
+    return [{"symbol": asset.short, "address": r["address"], "dest_tag": r["destTag"]} for r in records]

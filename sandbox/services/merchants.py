@@ -1,0 +1,74 @@
+"""Merchants: creation (with seed-derived credentials), authentication, settings."""
+
+from sandbox.clock import to_iso
+from sandbox.domain import signing
+from sandbox.domain.errors import Forbidden, Unauthorized
+from sandbox.domain.seed import derive_token
+from sandbox.services import Context
+
+DEMO_MERCHANT = {"name": "Demo Shop", "email": "demo@shop.example", "siteUrl": "https://shop.example",
+                 "autoApproveSeconds": 600}
+
+# Settings a merchant may change with PATCH /sandbox/merchants/me.
+SETTINGS = ("name", "email", "siteUrl", "logoUrl", "webhookUrl", "autoApproveSeconds", "hmacAlgorithm",
+            "hmacEncoding")
+
+
+def create_merchant(ctx: Context, settings: dict) -> dict:
+    """A new merchant; its API key and HMAC secret derive from the seed and its id."""
+    with ctx.store.transaction():
+        merchant_id = ctx.store.count_all("merchants") + 1
+        merchant = {
+            "id": merchant_id,
+            "name": settings["name"],
+            "email": settings["email"],
+            "siteUrl": settings.get("siteUrl") or "",
+            "logoUrl": settings.get("logoUrl") or "",
+            "webhookUrl": settings.get("webhookUrl"),
+            "autoApproveSeconds": settings.get("autoApproveSeconds"),
+            "hmacAlgorithm": settings.get("hmacAlgorithm") or signing.DEFAULT_ALGORITHM,
+            "hmacEncoding": settings.get("hmacEncoding") or signing.DEFAULT_ENCODING,
+            "apiKey": "sk_sandbox_" + derive_token(ctx.seed, "api-key", merchant_id, size=20),
+            "hmacSecret": "hs_sandbox_" + derive_token(ctx.seed, "hmac-secret", merchant_id, size=24),
+            "createdAt": to_iso(ctx.clock.now()),
+        }
+        ctx.store.put("merchants", merchant)
+    return merchant
+
+
+def ensure_demo_merchant(ctx: Context) -> tuple[dict, bool]:
+    """The first merchant, created on first start with an empty store. (merchant, created)"""
+    with ctx.store.transaction():
+        existing = ctx.store.get("merchants", "1")
+        if existing:
+            return existing, False
+        return create_merchant(ctx, DEMO_MERCHANT), True
+
+
+def authenticate(ctx: Context, api_key: str | None) -> dict:
+    found = ctx.store.find("merchants", "apiKey", api_key) if api_key else []
+    if not found:
+        raise Unauthorized("unauthorized", num=10001)
+    return found[0]
+
+
+def verify_signature(merchant: dict, body: bytes, signature: str | None) -> None:
+    if not signing.verify(merchant["hmacSecret"], body, signature, merchant["hmacAlgorithm"],
+                          merchant["hmacEncoding"]):
+        raise Forbidden("invalid signature", num=10003)
+
+
+def update_merchant(ctx: Context, merchant: dict, changes: dict) -> dict:
+    with ctx.store.transaction():
+        current = ctx.store.get("merchants", str(merchant["id"]))
+        updated = {**current, **{key: value for key, value in changes.items() if key in SETTINGS}}
+        updated["siteUrl"] = updated["siteUrl"] or ""
+        updated["logoUrl"] = updated["logoUrl"] or ""
+        ctx.store.put("merchants", updated)
+    return updated
+
+
+def merchant_object(merchant: dict) -> dict:
+    """The spec's Merchant object (the list-payments quirk turns `id` into a string there)."""
+    return {"id": merchant["id"], "name": merchant["name"], "siteUrl": merchant["siteUrl"],
+            "logoUrl": merchant["logoUrl"], "email": merchant["email"]}

@@ -1,0 +1,24 @@
+"""Settings of the whole sandbox kept in its store."""
+
+from sandbox.store import Repository
+
+DEFAULT_SEED = 0
+
+
+class SeedMismatch(Exception):
+    """A data file is reused with another seed than it was created with."""
+
+
+def resolve_seed(store: Repository, requested: int | None) -> int:
+    """The seed a store was created with, recorded on first use. Mixing seeds in one
+    store would derive addresses and ids from two different roots, so it is refused."""
+    with store.transaction():
+        recorded = store.get("meta", "seed")
+        if recorded is None:
+            seed = DEFAULT_SEED if requested is None else requested
+            store.put("meta", {"name": "seed", "value": seed})
+            return seed
+        if requested is not None and requested != recorded["value"]:
+            raise SeedMismatch(f"this data file was created with seed {recorded['value']}; "
+                               f"serve it with --seed {recorded['value']} (or no --seed), or use another --data")
+        return recorded["value"]
