@@ -22,7 +22,7 @@ class DepositAddressesRequestSchema(Schema):
                       error_messages={"required": "assetShort is required"},
                       metadata={"description": "Converted to uppercase", "example": "USDT"})
     number = ma.fields.Integer(strict=True, validate=ma.validate.Range(1, MAX_ADDRESSES, error=NUMBER_RULE),
-                               error_messages={"invalid": NUMBER_RULE},
+                               error_messages={"invalid": NUMBER_RULE, "null": NUMBER_RULE},
                                metadata={"description": "Required when clientId is absent; ignored (1) with one"})
     clientId = Text(validate=ma.validate.Length(min=1, max=255),
                     metadata={"description": "Binds the address to this client on the network"})

@@ -84,8 +84,11 @@ class GatewayParser(FlaskParser):
 
     def handle_error(self, error, req, schema, *, error_status_code, error_headers):
         """A schema may give `ERROR_NUMS`, the `num` of an error in each field."""
-        field = next(iter(error.messages), None) if isinstance(error.messages, dict) else None
-        raise InvalidRequest(first_message(error.messages), num=getattr(schema, "ERROR_NUMS", {}).get(field))
+        messages = error.messages
+        if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in self.__location_map__:
+            messages = next(iter(messages.values()))  # webargs nests errors under the location
+        field = next(iter(messages), None) if isinstance(messages, dict) else None
+        raise InvalidRequest(first_message(messages), num=getattr(schema, "ERROR_NUMS", {}).get(field))
 
     def _raw_load_json(self, req):
         if not is_json_request(req):

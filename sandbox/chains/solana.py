@@ -2,11 +2,12 @@
 
 from decimal import Decimal
 
-from bip_utils import Bip44, Bip44Coins, SolAddrDecoder
+from bip_utils import Base58Decoder, Bip44, Bip44Coins
 
 from sandbox.catalogue import Asset
 from sandbox.chains.base import AccountState, Chain, FeeEstimate, balance_details
 
+ADDRESS_BYTES = 32
 SIGNATURE_FEE = Decimal("0.000005")  # 5,000 lamports
 TOKEN_ACCOUNT_RENT = Decimal("0.00203928")  # rent-exempt minimum of an associated token account
 
@@ -15,11 +16,11 @@ class Solana(Chain):
     bip44_coin = (Bip44, Bip44Coins.SOLANA)
 
     def is_valid_address(self, address: str) -> bool:
+        """Any 32 bytes in base58: program-derived addresses are off the curve, yet valid."""
         try:
-            SolAddrDecoder.DecodeAddr(address)
+            return len(Base58Decoder.Decode(address)) == ADDRESS_BYTES
         except (ValueError, TypeError):
             return False
-        return True
 
     def estimate_fee(self, asset: Asset, sender: AccountState, recipient: AccountState,
                      price_factor: Decimal) -> FeeEstimate:

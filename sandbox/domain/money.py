@@ -1,7 +1,12 @@
 """Decimal amounts: parsed from and rendered to decimal strings, never through float."""
 
+import decimal
 import re
 from decimal import ROUND_DOWN, Decimal
+
+# 30 integer digits and 18 decimals must add up exactly: widen Python's default 28
+# significant digits, for this thread and every thread started later.
+decimal.DefaultContext.prec = decimal.getcontext().prec = 60
 
 # Digits, an optional fraction; no sign, exponent or spaces. 30 integer digits is
 # far above any real supply and keeps absurd inputs out of the arithmetic.
@@ -19,16 +24,17 @@ def parse_amount(text: str) -> Decimal | None:
 
 
 def decimal_places(value: Decimal) -> int:
-    exponent = value.normalize().as_tuple().exponent
-    return max(0, -exponent) if isinstance(exponent, int) else 0
+    """Significant decimal places: trailing zeros do not count."""
+    text = format_amount(value)
+    return len(text) - text.index(".") - 1 if "." in text else 0
 
 
 def format_amount(value: Decimal) -> str:
     """Canonical rendering: no exponent, no trailing zeros, `0` for zero."""
-    if value == 0:
-        return "0"
-    text = format(value.normalize(), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") or value == 0 else text
 
 
 def quantize_down(value: Decimal, places: int) -> Decimal:

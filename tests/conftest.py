@@ -1,0 +1,69 @@
+"""Shared fixtures: an in-memory sandbox app, merchants, and signed requests."""
+
+import json
+
+import pytest
+
+from sandbox.app import Settings, create_app
+from sandbox.domain.signing import sign
+from sandbox.store import Store
+
+SEED = 7
+
+
+class MerchantClient:
+    """Sends /v2 requests as one merchant: API-KEY on every call, X-HMAC over the exact body."""
+
+    def __init__(self, client, merchant: dict):
+        self.client = client
+        self.merchant = merchant
+
+    def post(self, path: str, body, *, signature: str | None = None, headers: dict | None = None):
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        all_headers = {"API-KEY": self.merchant["apiKey"], "Content-Type": "application/json",
+                       "X-HMAC": signature if signature is not None else self.sign(raw), **(headers or {})}
+        return self.client.post(path, data=raw, headers=all_headers)
+
+    def get(self, path: str, **params):
+        return self.client.get(path, query_string=params, headers={"API-KEY": self.merchant["apiKey"]})
+
+    def sign(self, raw: bytes) -> str:
+        m = self.merchant
+        return sign(m["hmacSecret"], raw, m["hmacAlgorithm"], m["hmacEncoding"])
+
+
+@pytest.fixture
+def app():
+    return create_app(Store(), Settings(seed=SEED))
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def ctx(app):
+    return app.extensions["sandbox"]
+
+
+def make_merchant(client, **settings) -> dict:
+    body = {"name": "Shop", "email": "owner@shop.example", **settings}
+    response = client.post("/sandbox/merchants", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+@pytest.fixture
+def merchant(client):
+    return make_merchant(client, name="First Shop", autoApproveSeconds=300)
+
+
+@pytest.fixture
+def shop(client, merchant):
+    return MerchantClient(client, merchant)
+
+
+@pytest.fixture
+def other_shop(client):
+    return MerchantClient(client, make_merchant(client, name="Second Shop", email="two@shop.example"))
