@@ -28,12 +28,13 @@ class Settings:
 
 
 class GatewayMarshmallowPlugin(MarshmallowPlugin):
-    """Lets a schema add JSON Schema keywords marshmallow cannot express (`OPENAPI_EXTRA`)."""
+    """Lets a schema finish its JSON Schema where marshmallow cannot express a rule:
+    a schema class may define `openapi(json_schema) -> json_schema`."""
 
     def schema_helper(self, name, _, schema=None, **kwargs):
         json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
-        extra = getattr(schema, "OPENAPI_EXTRA", None)
-        return {**json_schema, **extra} if json_schema is not None and extra else json_schema
+        finish = getattr(schema, "openapi", None)
+        return finish(json_schema) if json_schema is not None and finish else json_schema
 
 
 class GatewayApi(Api):
@@ -55,6 +56,7 @@ def _api(app: Flask, prefix: str, title: str, description: str, url_prefix: str)
         f"{prefix}_API_SPEC_OPTIONS": {"info": {"description": description}},
     })
     api = GatewayApi(app, config_prefix=prefix, spec_kwargs={"marshmallow_plugin": GatewayMarshmallowPlugin()})
+    api.spec.components.schemas.pop("PaginationMetadata", None)  # flask-smorest's; no endpoint pages that way
     api.spec.components.security_scheme("ApiKey", {"type": "apiKey", "in": "header", "name": API_KEY_HEADER})
     return api
 

@@ -27,8 +27,17 @@ class DepositAddressesRequestSchema(Schema):
     clientId = Text(validate=ma.validate.Length(min=1, max=255),
                     metadata={"description": "Binds the address to this client on the network"})
 
-    # The spec: with a clientId, `number` is ignored, whatever it holds.
-    OPENAPI_EXTRA = {"anyOf": [{"required": ["clientId"]}, {"required": ["number"]}]}
+    @staticmethod
+    def openapi(json_schema: dict) -> dict:
+        """The spec: `number` is required without a clientId and ignored, whatever it
+        holds, with one; so its constraints hold only in the branch without clientId."""
+        properties = dict(json_schema["properties"])
+        number = properties.pop("number")
+        properties["number"] = {"description": number["description"]}
+        return {**json_schema, "properties": properties,
+                "anyOf": [{"required": ["clientId"]},
+                          {"required": ["number"], "properties": {"number": {k: v for k, v in number.items()
+                                                                             if k != "description"}}}]}
 
     @ma.pre_load
     def ignore_number_with_client(self, data, **kwargs):

@@ -1,5 +1,7 @@
 """marshmallow fields for the gateway's wire formats, documented precisely in OpenAPI."""
 
+import re
+
 import marshmallow as ma
 from email_validator import EmailNotValidError, validate_email
 
@@ -52,9 +54,23 @@ class Email(ma.fields.Email):
 
 class CsvList(ma.fields.List):
     """A list query parameter given repeated (`?ids=a&ids=b`), comma-separated
-    (`?ids=a,b`), or both; blank items are dropped."""
+    (`?ids=a,b`), or both. Empty values are refused, as are values outside
+    `choices` when given. The item pattern documents exactly that, so a contract
+    checker knows `OPEN,APPROVED` is one valid item and `OPEN,` is not."""
+
+    def __init__(self, *, choices: tuple[str, ...] | None = None, max_length: int = 4096, **kwargs):
+        value = "|".join(map(re.escape, choices)) if choices else "[^,]+"
+        item = Text(validate=ma.validate.Length(max=max_length), metadata={"pattern": f"^({value})(,({value}))*$"})
+        super().__init__(item, **kwargs)
+        self.choices = choices
 
     def _deserialize(self, value, attr, data, **kwargs):
         items = value if isinstance(value, list) else [value]
-        parts = [part.strip() for item in items for part in str(item).split(",")]
-        return super()._deserialize([part for part in parts if part], attr, data, **kwargs)
+        parts = [part for item in items for part in str(item).split(",")]
+        if not all(parts):
+            raise ma.ValidationError(f"{attr} must not contain empty values")
+        unknown = [part for part in parts if self.choices and part not in self.choices]
+        if unknown:
+            raise ma.ValidationError(f"{attr} has an unknown value {unknown[0]!r}; "
+                                     f"expected some of {', '.join(self.choices)}")
+        return super()._deserialize(parts, attr, data, **kwargs)

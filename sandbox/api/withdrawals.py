@@ -51,11 +51,11 @@ class WithdrawalSchema(Schema):
 
 
 class WithdrawalQuerySchema(Schema):
-    txnIds = CsvList(Text(validate=ma.validate.Length(max=255)), metadata={"description": "Transaction ids"})
-    ids = CsvList(Text(validate=ma.validate.Length(max=64)), metadata={"description": "Withdrawal ids"})
-    invoices = CsvList(Text(validate=ma.validate.Length(max=255)), metadata={"description": "Invoice references"})
-    statuses = CsvList(Text(validate=ma.validate.OneOf(STATUSES)),
-                       metadata={"description": "OPEN, APPROVED, COMPLETE, CANCELLED; comma-separated accepted"})
+    txnIds = CsvList(metadata={"description": "Transaction ids; repeated or comma-separated"})
+    ids = CsvList(metadata={"description": "Withdrawal ids; repeated or comma-separated"})
+    invoices = CsvList(metadata={"description": "Invoice references; repeated or comma-separated"})
+    statuses = CsvList(choices=STATUSES, metadata={"description": "OPEN, APPROVED, COMPLETE, CANCELLED; repeated or "
+                                                                   "comma-separated"})
     page = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1))
     limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
