@@ -1,33 +1,46 @@
 """The `gateway-sandbox` command (also `python -m sandbox`)."""
 
+import json
 import os
 import sys
 from pathlib import Path
 
 import click
+import marshmallow as ma
 import yaml
 
-from sandbox.store import StoreCorrupted, StoreLocked, open_store
+from sandbox.store import Store, StoreCorrupted, StoreLocked, open_store
 
 DEFAULT_DATA = os.path.join(".sandbox", "sandbox.json")
 CONTRACTS = {"V2": "openapi.yaml", "SANDBOX": "sandbox-openapi.yaml"}
 
 
-def _open(data: str | None, memory: bool):
+def _open(data: str | None, memory: bool) -> Store:
     try:
         return open_store(None if memory else data or DEFAULT_DATA)
     except (StoreCorrupted, StoreLocked) as error:
         raise click.ClickException(str(error)) from None
 
 
-def _core(store, seed: int | None):
-    """The seed the store was created with (recorded on first use); a different one is refused."""
+def _settings(store: Store, seed: int | None, admin_token: str | None = None):
+    """The seed the store was created with (recorded on first use); another one is refused."""
+    from sandbox.app import Settings
     from sandbox.services.settings import SeedMismatch, resolve_seed
 
     try:
-        return resolve_seed(store, seed)
+        return Settings(seed=resolve_seed(store, seed), admin_token=admin_token)
     except SeedMismatch as error:
         raise click.ClickException(str(error)) from None
+
+
+def _app(store: Store, settings):
+    """The app over `store`, with its demo merchant; (app, demo merchant, created now)."""
+    from sandbox.app import create_app
+    from sandbox.services.merchants import ensure_demo_merchant
+
+    app = create_app(store, settings)
+    demo, created = ensure_demo_merchant(app.extensions["sandbox"])
+    return app, demo, created
 
 
 @click.group()
@@ -47,28 +60,29 @@ def main():
 @click.option("--quiet", is_flag=True, help="No access log.")
 def serve(host, port, data, memory, seed, admin_token, threads, quiet):
     """Serve the sandbox (gunicorn, one process, several threads)."""
-    from sandbox.app import Settings, create_app
     from sandbox.server import SandboxServer
-    from sandbox.services.merchants import ensure_demo_merchant
 
     if data and memory:
         raise click.UsageError("--data and --memory exclude each other")
+    # Check the data file, settle the seed and show the demo merchant here; the
+    # server's worker then opens the store for itself.
     store = _open(data, memory)
-    seed = _core(store, seed)
-    app = create_app(store, Settings(seed=seed, admin_token=admin_token))
-    demo, created = ensure_demo_merchant(app.extensions["sandbox"])
+    try:
+        settings = _settings(store, seed, admin_token)
+        _, demo, created = _app(store, settings)
+    finally:
+        store.close()
     base = f"http://{host}:{port}"
-    click.echo(f"gateway-sandbox on {base}  (seed {seed}, data {'memory' if memory else store_path(data)})")
+    where = "memory" if memory else os.path.abspath(data or DEFAULT_DATA)
+    click.echo(f"gateway-sandbox on {base}  (seed {settings.seed}, data {where})")
     click.echo(f"  API docs:     {base}/docs   (control API: {base}/sandbox/docs)")
-    click.echo(f"  {'Created the' if created else 'The'} demo merchant #{demo['id']} ({demo['name']}):")
+    click.echo(f"  {'Created the demo merchant' if created else 'Merchant'} #{demo['id']} ({demo['name']}):")
     click.echo(f"    API-KEY:    {demo['apiKey']}")
     click.echo(f"    HMAC secret {demo['hmacSecret']}")
     sys.stdout.flush()
-    SandboxServer(app, store, host=host, port=port, threads=threads, quiet=quiet).run()
-
-
-def store_path(data: str | None) -> str:
-    return os.path.abspath(data or DEFAULT_DATA)
+    # A memory store starts empty again in the worker; the seed gives it the same demo merchant.
+    SandboxServer(lambda: _app(_open(data, memory), settings)[0], host=host, port=port, threads=threads,
+                  quiet=quiet).run()
 
 
 @main.group()
@@ -86,26 +100,22 @@ def merchant():
 @click.option("--data", type=click.Path(dir_okay=False), help=f"Data file [default: {DEFAULT_DATA}]")
 @click.option("--seed", type=click.IntRange(0))
 def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_seconds, data, seed):
-    """Create a merchant and print its credentials as JSON."""
-    import json
-
-    from sandbox.app import Settings, create_app
-    from sandbox.control.merchants import MerchantCreateSchema, SandboxMerchantSchema
-    from marshmallow import ValidationError
-
+    """Create a merchant and print its settings and credentials as JSON."""
     from sandbox.api.errors import first_message
+    from sandbox.control.merchants import MerchantCreateSchema, SandboxMerchantSchema
     from sandbox.services.merchants import create_merchant
 
-    raw = {"name": name, "email": email, "siteUrl": site_url, "logoUrl": logo_url, "webhookUrl": webhook_url,
-           "autoApproveSeconds": auto_approve_seconds}
     try:
-        settings = MerchantCreateSchema().load(raw)
-    except ValidationError as error:
+        settings = MerchantCreateSchema().load({
+            "name": name, "email": email, "siteUrl": site_url, "logoUrl": logo_url, "webhookUrl": webhook_url,
+            "autoApproveSeconds": auto_approve_seconds})
+    except ma.ValidationError as error:
         raise click.BadParameter(first_message(error.messages)) from None
+    from sandbox.app import create_app
+
     store = _open(data, False)
     try:
-        app = create_app(store, Settings(seed=_core(store, seed)))
-        created = create_merchant(app.extensions["sandbox"], settings)
+        created = create_merchant(create_app(store, _settings(store, seed)).extensions["sandbox"], settings)
     finally:
         store.close()
     click.echo(json.dumps(SandboxMerchantSchema().dump(created), indent=2))
@@ -133,10 +143,8 @@ def openapi(out_dir, check):
 def contract_texts() -> dict[str, str]:
     """The YAML of each contract, as `gateway-sandbox openapi` writes it."""
     from sandbox.app import create_app
-    from sandbox.store import Store
 
-    app = create_app(Store())
-    apis = app.extensions["flask-smorest"]["apis"]
+    apis = create_app(Store()).extensions["flask-smorest"]["apis"]
     return {filename: yaml.safe_dump(apis[prefix + "_"]["ext_obj"].spec.to_dict(), sort_keys=False,
                                      allow_unicode=True)
             for prefix, filename in CONTRACTS.items()}

@@ -1,17 +1,21 @@
 """Serving the app with gunicorn: one process (the store's only writer), many threads."""
 
-from gunicorn.app.base import BaseApplication
+from typing import Callable
 
-from sandbox.store import Store
+from flask import Flask
+from gunicorn.app.base import BaseApplication
 
 
 class SandboxServer(BaseApplication):
     """gunicorn with one gthread worker: threads share the in-memory store, and the
-    store's lock serialises its writes. More processes would mean more writers."""
+    store's lock serialises its writes; more processes would mean more writers.
 
-    def __init__(self, app, store: Store, *, host: str, port: int, threads: int, quiet: bool = False):
-        self.application = app
-        self.store = store
+    The worker builds the app itself (`make_app`), so a worker that gunicorn
+    replaces starts from what is on disk, never from a copy of its parent's memory.
+    """
+
+    def __init__(self, make_app: Callable[[], Flask], *, host: str, port: int, threads: int, quiet: bool = False):
+        self.make_app = make_app
         self.options = {
             "bind": f"{host}:{port}",
             "workers": 1,
@@ -21,6 +25,7 @@ class SandboxServer(BaseApplication):
             "graceful_timeout": 10,
             "worker_exit": self._worker_exit,
         }
+        self.app = None
         super().__init__()
 
     def load_config(self):
@@ -28,8 +33,10 @@ class SandboxServer(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
-        return self.application
+        self.app = self.make_app()
+        return self.app
 
     def _worker_exit(self, server, worker):
         """Fold the journal into the snapshot on a clean shutdown."""
-        self.store.close()
+        if self.app is not None:
+            self.app.extensions["sandbox"].store.close()

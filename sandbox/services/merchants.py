@@ -37,7 +37,7 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
 
 
 def ensure_demo_merchant(ctx: Context) -> tuple[dict, bool]:
-    """The first merchant, created on first start with an empty store. (merchant, created)"""
+    """Merchant #1; on first start with an empty store, the demo merchant. (merchant, created now)"""
     with ctx.store.transaction():
         existing = ctx.store.get("merchants", "1")
         if existing:

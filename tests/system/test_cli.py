@@ -30,7 +30,7 @@ def test_serve_creates_and_prints_the_demo_merchant_and_persists(tmp_path):
     with TinyDB(data, access_mode="r", encoding="utf-8") as db:  # folded into the snapshot on shutdown
         assert [a["address"] for a in db.table("addresses").all()] == [address]
     with Served("--data", data) as again:  # the seed comes from the data file
-        assert "The demo merchant #1" in again.banner and again.demo_merchant == merchant
+        assert "Merchant #1 (Demo Shop)" in again.banner and again.demo_merchant == merchant
         status, body = again.signed_post(merchant, "/v2/deposit-addresses/create",
                                          {"assetNetwork": "tron", "assetShort": "USDT", "clientId": "c1"})
         assert body["addresses"][0]["address"] == address
