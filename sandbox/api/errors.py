@@ -51,7 +51,7 @@ def first_message(messages, path: str = "") -> str:
     """
     if isinstance(messages, list):
         return first_message(messages[0], path) if messages else f"{path}: invalid value"
-    if isinstance(messages, dict):
+    if isinstance(messages, dict) and messages:
         key, value = next(iter(messages.items()))
         if key == "_schema":
             return first_message(value, path)

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from sandbox import catalogue
 from sandbox.chains import chain_for
 from sandbox.clock import to_iso
 from sandbox.domain import withdrawals as rules
@@ -67,28 +68,21 @@ def list_withdrawals(ctx: Context, merchant: dict, *, ids=(), txn_ids=(), invoic
                      page: int = 1, limit: int = 20) -> tuple[list[dict], int]:
     """One page of the merchant's withdrawals matching every given filter, newest
     first, and the number of all matches."""
-    with ctx.store.transaction():
-        if ids:
-            candidates = [w for w in (ctx.store.get("withdrawals", i) for i in dict.fromkeys(ids))
-                          if w and w["merchantId"] == merchant["id"]]
-        else:
-            candidates = ctx.store.find("withdrawals", "merchant", merchant["id"])
-    wanted = [(set(txn_ids), "txnId"), (set(invoices), "invoice"), (set(statuses), "status")]
-    matches = [w for w in candidates if all(not values or w[field] in values for values, field in wanted)]
-    matches.sort(key=lambda w: w["createdAt"], reverse=True)
+    wanted = [(set(ids), "id"), (set(txn_ids), "txnId"), (set(invoices), "invoice"), (set(statuses), "status")]
+    created = ctx.store.find("withdrawals", "merchant", merchant["id"])  # oldest first
+    matches = [w for w in reversed(created) if all(not values or w[field] in values for values, field in wanted)]
     start = (page - 1) * limit
     return matches[start:start + limit], len(matches)
 
 
 def withdrawal_object(withdrawal: dict, merchant: dict) -> dict:
     """The spec's Withdrawal object."""
-    network = require_network(withdrawal["assetNetwork"])
     return {
         "id": withdrawal["id"],
         "txnId": withdrawal["txnId"],
         "amount": withdrawal["amount"],
         "receivedAmount": withdrawal["receivedAmount"],
-        "asset": network.assets[withdrawal["assetShort"]].as_api(),
+        "asset": catalogue.asset(withdrawal["assetShort"], withdrawal["assetNetwork"]).as_api(),
         "addressFrom": withdrawal["addressFrom"],
         "addressTo": withdrawal["addressTo"],
         "destTag": withdrawal["destTag"],
