@@ -8,7 +8,7 @@ from flask_smorest import Api
 
 from sandbox import __version__
 from sandbox.api import deposit_addresses, network_fee, withdrawals
-from sandbox.api.auth import API_KEY_HEADER, SIGNATURE_HEADER
+from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
 from sandbox.clock import Clock
 from sandbox.control import health, merchants
@@ -71,10 +71,6 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
 
     gateway = _api(app, "V2", "Merchant crypto payment gateway API",
                    "The gateway's v2 API as the sandbox serves it.", "/")
-    gateway.spec.components.security_scheme("Hmac", {
-        "type": "apiKey", "in": "header", "name": SIGNATURE_HEADER,
-        "description": "HMAC of the raw request body with the merchant's secret "
-                       "(sandbox default: lowercase hex HMAC-SHA256)"})
     for blueprint in GATEWAY_BLUEPRINTS:
         gateway.register_blueprint(blueprint)
 

@@ -2,15 +2,19 @@
 
 from flask_smorest import Blueprint
 
-from sandbox.api.auth import merchant_required
+from sandbox.api.auth import SIGNATURE_HEADER, merchant_required
 from sandbox.api.errors import ErrorSchema, GatewayParser, error_body
 
 DESCRIPTIONS = {400: "Validation failure", 401: "Invalid or missing API-KEY",
                 403: "Invalid X-HMAC signature, or data of another merchant", 404: "Not found",
                 409: "The resource's state does not allow this", 429: "Rate limit exceeded",
                 500: "Server-side error"}
-API_KEY_SECURITY = {"ApiKey": []}
-SIGNED_SECURITY = {"ApiKey": [], "Hmac": []}
+API_KEY_SECURITY = [{"ApiKey": []}]
+SIGNATURE_PARAMETER = {
+    "in": "header", "name": SIGNATURE_HEADER, "required": True, "schema": {"type": "string"},
+    "description": "HMAC of the exact raw request body with the merchant's HMAC secret "
+                   "(sandbox default: lowercase hex HMAC-SHA256)",
+}
 
 
 class GatewayBlueprint(Blueprint):
@@ -35,7 +39,7 @@ class GatewayBlueprint(Blueprint):
         """API-KEY (and, when `signed`, X-HMAC) checked before anything else, and documented.
         Goes right below `route`, above `arguments`."""
         def decorator(view):
-            view = self.doc(security=[SIGNED_SECURITY if signed else API_KEY_SECURITY])(view)
+            view = self.doc(security=API_KEY_SECURITY, **({"parameters": [SIGNATURE_PARAMETER]} if signed else {}))(view)
             view = self.errors(*((401, 403) if signed else (401,)))(view)
             return merchant_required(signed=signed)(view)
         return decorator

@@ -48,4 +48,7 @@ def test_the_contract_describes_the_spec_quirks():
     fee_errors = spec["paths"]["/v2/network-fee"]["get"]["responses"]["400"]
     assert fee_errors["content"]["application/json"]["schema"]["$ref"].endswith("/CodedError")
     assert set(schemas["CodedError"]["required"]) == {"code", "num", "message"}
-    assert spec["paths"]["/v2/withdrawal"]["post"]["security"] == [{"ApiKey": [], "Hmac": []}]
+    create = spec["paths"]["/v2/withdrawal"]["post"]
+    assert create["security"] == [{"ApiKey": []}]
+    assert {"in": "header", "name": "X-HMAC", "required": True} == {
+        key: value for key, value in create["parameters"][0].items() if key in ("in", "name", "required")}
