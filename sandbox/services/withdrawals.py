@@ -42,6 +42,7 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
         withdrawal = {
             "id": derive_uuid(ctx.seed, "withdrawal", merchant["id"], sequence),
             "merchantId": merchant["id"],
+            "seq": sequence,
             "txnId": "",
             "amount": format_amount(amount),
             "receivedAmount": "0",

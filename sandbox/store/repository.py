@@ -14,7 +14,10 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from typing import Iterator, Protocol
 
+from sortedcontainers import SortedList
+
 from sandbox.store.schema import TABLES
+from sandbox.store.text_index import TextIndex
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +50,11 @@ class Repository(ABC):
 
     @abstractmethod
     def find(self, table: str, index: str, value) -> list[dict]:
-        """Documents whose index key equals `value`, oldest first."""
+        """Documents whose index key equals `value`, in the table's order."""
+
+    @abstractmethod
+    def search(self, table: str, scope, term: str) -> set[str]:
+        """Keys of the documents within `scope` whose searchable text contains `term`."""
 
     @abstractmethod
     def count(self, table: str, index: str, value) -> int: ...
@@ -66,9 +73,11 @@ class Store(Repository):
         self._lock = threading.RLock()
         self._pending: list[tuple[str, str, dict | None]] | None = None  # (table, key, previous document)
         self._docs: dict[str, dict[str, dict]] = {name: {} for name in TABLES}
-        self._indexes: dict[str, dict[str, dict]] = {
+        # index key -> bucket of (order, document key), kept sorted
+        self._indexes: dict[str, dict[str, dict[object, SortedList]]] = {
             name: {index: {} for index in table.indexes} for name, table in TABLES.items()
         }
+        self._texts = {name: TextIndex() for name, table in TABLES.items() if table.text}
         if persistence:
             snapshot, changes = persistence.load()
             for table, documents in snapshot.items():
@@ -121,7 +130,11 @@ class Store(Repository):
     def find(self, table: str, index: str, value) -> list[dict]:
         with self._lock:
             docs = self._docs[table]
-            return [docs[key] for key in self._indexes[table][index].get(value, ())]
+            return [docs[key] for _, key in self._indexes[table][index].get(value, ())]
+
+    def search(self, table: str, scope, term: str) -> set[str]:
+        with self._lock:
+            return self._texts[table].search(scope, term)
 
     def count(self, table: str, index: str, value) -> int:
         with self._lock:
@@ -144,20 +157,25 @@ class Store(Repository):
 
     def _apply(self, table: str, key: str, document: dict | None) -> None:
         """Set (or delete, for None) one document and keep its indexes in step."""
+        schema = TABLES[table]
         previous = self._docs[table].get(key)
-        for name, index_key in TABLES[table].indexes.items():
+        old_entry = (schema.order(previous), key) if previous is not None else None
+        new_entry = (schema.order(document), key) if document is not None else None
+        for name, index_key in schema.indexes.items():
             old = index_key(previous) if previous is not None else None
             new = index_key(document) if document is not None else None
-            if old == new:
+            if old == new and old_entry == new_entry:
                 continue
             buckets = self._indexes[table][name]
             if old is not None:
                 bucket = buckets[old]
-                del bucket[key]
+                bucket.remove(old_entry)
                 if not bucket:
                     del buckets[old]
             if new is not None:
-                buckets.setdefault(new, {})[key] = None
+                buckets.setdefault(new, SortedList()).add(new_entry)
+        if schema.text:
+            self._texts[table].put(key, *(schema.text(document) if document is not None else (None, None)))
         if document is None:
             self._docs[table].pop(key, None)
         else:

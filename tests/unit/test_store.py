@@ -12,13 +12,13 @@ from sandbox.store import repository
 
 
 def withdrawal(number: int, merchant: int = 1, **extra) -> dict:
-    return {"id": f"w{number}", "merchantId": merchant, **extra}
+    return {"id": f"w{number}", "merchantId": merchant, "seq": number, **extra}
 
 
-def test_indexes_follow_puts_and_keep_insertion_order():
+def test_indexes_follow_puts_and_keep_the_table_order():
     store = Store()
     with store.transaction():
-        for number in range(3):
+        for number in (2, 0, 1):
             store.put("withdrawals", withdrawal(number))
         store.put("withdrawals", withdrawal(9, merchant=2))
     assert [w["id"] for w in store.find("withdrawals", "merchant", 1)] == ["w0", "w1", "w2"]
