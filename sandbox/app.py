@@ -7,16 +7,18 @@ from flask import Flask
 from flask_smorest import Api
 
 from sandbox import __version__
-from sandbox.api import deposit_addresses, network_fee, withdrawals
+from sandbox.api import deposit_addresses, network_fee, payments, wallets, withdrawals
 from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
 from sandbox.clock import Clock
 from sandbox.control import health, merchants
+from sandbox.control import payments as sandbox_payments
+from sandbox.control import transactions
 from sandbox.services import Context
 from sandbox.store import Repository
 
-GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, network_fee.blp)
-CONTROL_BLUEPRINTS = (health.blp, merchants.blp)
+GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
+CONTROL_BLUEPRINTS = (health.blp, merchants.blp, sandbox_payments.blp, transactions.blp)
 MAX_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 

@@ -27,6 +27,17 @@ class MerchantClient:
     def get(self, path: str, **params):
         return self.client.get(path, query_string=params, headers={"API-KEY": self.merchant["apiKey"]})
 
+    def control(self, method: str, path: str, body=None):
+        """A /sandbox control call as this merchant."""
+        return self.client.open(path, method=method, json=body, headers={"API-KEY": self.merchant["apiKey"]})
+
+    def deposit(self, network: str, asset: str, address: str, amount: str, **extra) -> dict:
+        """Simulate an on-chain deposit into one of this merchant's addresses."""
+        response = self.control("POST", "/sandbox/transactions", {"assetNetwork": network, "assetShort": asset,
+                                                                   "addressTo": address, "amount": amount, **extra})
+        assert response.status_code == 201, response.json
+        return response.json["data"]
+
     def sign(self, raw: bytes) -> str:
         m = self.merchant
         return sign(m["hmacSecret"], raw, m["hmacAlgorithm"], m["hmacEncoding"])

@@ -84,6 +84,10 @@ class Chain(ABC):
         addresses are case-insensitive override this)."""
         return address
 
+    def transaction_id(self, digest: bytes) -> str:
+        """A transaction id in this network's format, made from 64 derived bytes."""
+        return digest[:32].hex()
+
     def account(self, native_balance: Decimal, activated: bool, holds_asset: bool) -> AccountState:
         """The chain's view of an address the sandbox knows."""
         return AccountState(native_balance=native_balance, activated=activated, holds_asset=holds_asset)

@@ -38,6 +38,9 @@ class Evm(Chain):
         """EIP-55 checksum spelling; EVM addresses are case-insensitive."""
         return checksum_address(address)
 
+    def transaction_id(self, digest: bytes) -> str:
+        return "0x" + digest[:32].hex()
+
     def gas_price(self, price_factor: Decimal) -> Decimal:
         """In the native coin, rounded to a whole wei."""
         gwei = (BASE_GAS_PRICE_GWEI[self.network.name] * price_factor).quantize(Decimal("0.000000001"))

@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from bip_utils import Base58Decoder, Bip44, Bip44Coins
+from bip_utils import Base58Decoder, Base58Encoder, Bip44, Bip44Coins
 
 from sandbox.catalogue import Asset
 from sandbox.chains.base import AccountState, Chain, FeeEstimate, balance_details
@@ -21,6 +21,10 @@ class Solana(Chain):
             return len(Base58Decoder.Decode(address)) == ADDRESS_BYTES
         except (ValueError, TypeError):
             return False
+
+    def transaction_id(self, digest: bytes) -> str:
+        """A transaction signature: 64 bytes in base58."""
+        return Base58Encoder.Encode(digest[:64])
 
     def estimate_fee(self, asset: Asset, sender: AccountState, recipient: AccountState,
                      price_factor: Decimal) -> FeeEstimate:

@@ -1,6 +1,7 @@
 """POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me"""
 
 import hmac
+from decimal import Decimal
 from functools import wraps
 
 import marshmallow as ma
@@ -8,10 +9,11 @@ from flask import current_app, g, request
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import Email, Text
+from sandbox.api.fields import DECIMAL_STRING_PATTERN, Email, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
 from sandbox.domain.errors import Unauthorized
+from sandbox.domain.market import DEFAULT_PRICES_USD
 from sandbox.services import merchants
 
 blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
@@ -27,6 +29,21 @@ def _optional_url(**kwargs) -> Text:
     return Text(allow_none=True, validate=lambda value: value == "" or _http_url(value), **kwargs)
 
 
+_decimal = ma.validate.Regexp(DECIMAL_STRING_PATTERN, error="Not a decimal string.")
+
+
+def _percent(value: str) -> None:
+    _decimal(value)
+    if Decimal(value) > 100:
+        raise ma.ValidationError("Must be at most 100.")
+
+
+def _price(value: str) -> None:
+    _decimal(value)
+    if Decimal(value) == 0:
+        raise ma.ValidationError("Must be greater than 0.")
+
+
 class MerchantSettingsSchema(Schema):
     name = Text(validate=ma.validate.Length(min=1, max=255))
     email = Email()
@@ -40,6 +57,16 @@ class MerchantSettingsSchema(Schema):
                                      metadata={"description": "X-HMAC hash; default sha256"})
     hmacEncoding = ma.fields.String(validate=ma.validate.OneOf(signing.ENCODINGS),
                                     metadata={"description": "X-HMAC encoding; default hex"})
+    feePercent = Text(validate=_percent, metadata={"description": "Fee on each incoming transaction, in %; "
+                                                                  "default 1"})
+    fixedFeeUsd = Text(validate=_decimal, metadata={"description": "Fixed fee on each incoming transaction, in USD "
+                                                                   "(charged in the asset); default 0.3"})
+    amlThreshold = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),
+                                     metadata={"description": "A risk score at or above it is dangerous; default 75"})
+    prices = ma.fields.Dict(keys=ma.fields.String(validate=ma.validate.OneOf(tuple(DEFAULT_PRICES_USD))),
+                            values=Text(allow_none=True, validate=_price),
+                            metadata={"description": "USD price overrides by coin, e.g. {\"TRX\": \"0.3\"}; "
+                                                     "null removes one"})
 
 
 class MerchantCreateSchema(MerchantSettingsSchema):
@@ -57,6 +84,11 @@ class SandboxMerchantSchema(Schema):
     autoApproveSeconds = ma.fields.Integer(required=True, allow_none=True)
     hmacAlgorithm = ma.fields.String(required=True)
     hmacEncoding = ma.fields.String(required=True)
+    feePercent = decimal_string(required=True)
+    fixedFeeUsd = decimal_string(required=True)
+    amlThreshold = ma.fields.Integer(required=True)
+    prices = ma.fields.Dict(keys=ma.fields.String(), values=decimal_string(), required=True,
+                            metadata={"description": "USD price overrides"})
     apiKey = ma.fields.String(required=True, metadata={"description": "Send as the API-KEY header"})
     hmacSecret = ma.fields.String(required=True, metadata={"description": "Key of the X-HMAC signature"})
 

@@ -1,9 +1,28 @@
-"""The simulated market: deterministic price movements derived from the seed and the clock."""
+"""The simulated market: USD prices, and deterministic fee-price movements derived
+from the seed and the clock."""
 
 from datetime import datetime
 from decimal import Decimal
 
+from sandbox.domain.money import quantize_down
 from sandbox.domain.seed import derive_fraction
+
+# USD prices of each coin; a merchant's `prices` setting overrides any of them.
+DEFAULT_PRICES_USD = {
+    "USDT": Decimal("1"), "USDC": Decimal("1"), "TRX": Decimal("0.25"), "ETH": Decimal("3500"),
+    "BNB": Decimal("600"), "POL": Decimal("0.5"), "SOL": Decimal("150"), "TON": Decimal("5.5"),
+    "BTC": Decimal("95000"),
+}
+USD_PLACES = 8
+
+
+def price_usd(asset_short: str, overrides: dict[str, str] | None = None) -> Decimal:
+    override = (overrides or {}).get(asset_short)
+    return Decimal(override) if override is not None else DEFAULT_PRICES_USD[asset_short]
+
+
+def to_usd(amount: Decimal, asset_short: str, overrides: dict[str, str] | None = None) -> Decimal:
+    return quantize_down(amount * price_usd(asset_short, overrides), USD_PLACES)
 
 PRICE_WINDOW_SECONDS = 300  # gas prices and fee rates change every five minutes
 

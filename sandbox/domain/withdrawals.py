@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from sandbox.catalogue import Asset
+from sandbox.domain.assets import parse_asset_amount
 from sandbox.domain.errors import InvalidRequest
 from sandbox.domain.money import decimal_places, parse_amount
 
@@ -24,12 +25,7 @@ def parse_requested_amount(text: str, asset: Asset) -> Decimal:
     amount = parse_amount(text)
     if amount is None or decimal_places(amount) > MAX_AMOUNT_PLACES:
         raise InvalidRequest("amount must be a decimal string with at most 8 decimal places")
-    if amount <= 0:
-        raise InvalidRequest("amount must be greater than 0")
-    if decimal_places(amount) > asset.decimals:
-        raise InvalidRequest(f"amount has more decimal places than {asset.short} on {asset.network} "
-                             f"supports ({asset.decimals})")
-    return amount
+    return parse_asset_amount(text, asset)
 
 
 def require_direct_mode_pair(address_from: str | None, client_id: str | None, transfer_all: bool) -> bool:

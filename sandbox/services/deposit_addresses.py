@@ -2,7 +2,7 @@
 
 from sandbox.domain.assets import normalise, require_asset, require_network
 from sandbox.domain.errors import InvalidRequest
-from sandbox.services import Context, wallets
+from sandbox.services import Context, addresses, wallets
 
 MAX_ADDRESSES = 100
 
@@ -18,8 +18,9 @@ def create_deposit_addresses(ctx: Context, merchant: dict, asset_network: str, a
         raise InvalidRequest("number must be between 1 and 100")
     with ctx.store.transaction():
         if client_id is not None:
-            bound = ctx.store.find("addresses", "client", (merchant["id"], network.name, client_id))
-            records = bound[:1] or [wallets.new_address(ctx, merchant["id"], network, client_id)]
+            records = [addresses.client_address(ctx, merchant["id"], network, client_id)]
         else:
-            records = [wallets.new_address(ctx, merchant["id"], network, None) for _ in range(number)]
+            records = [addresses.new_address(ctx, merchant["id"], network, None) for _ in range(number)]
+        for record in records:
+            wallets.ensure_wallet(ctx, record, asset.short)
     return [{"symbol": asset.short, "address": r["address"], "dest_tag": r["destTag"]} for r in records]

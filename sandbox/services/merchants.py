@@ -1,7 +1,10 @@
 """Merchants: creation (with seed-derived credentials), authentication, settings."""
 
+from decimal import Decimal
+
 from sandbox.clock import to_iso
-from sandbox.domain import signing
+from sandbox.domain import aml, fees, signing
+from sandbox.domain.money import format_amount
 from sandbox.domain.errors import Forbidden, Unauthorized
 from sandbox.domain.seed import derive_token
 from sandbox.services import Context
@@ -9,9 +12,14 @@ from sandbox.services import Context
 DEMO_MERCHANT = {"name": "Demo Shop", "email": "demo@shop.example", "siteUrl": "https://shop.example",
                  "autoApproveSeconds": 600}
 
-# Settings a merchant may change with PATCH /sandbox/merchants/me.
-SETTINGS = ("name", "email", "siteUrl", "logoUrl", "webhookUrl", "autoApproveSeconds", "hmacAlgorithm",
-            "hmacEncoding")
+# Settings a merchant may change with PATCH /sandbox/merchants/me, and their defaults.
+DEFAULTS = {
+    "siteUrl": "", "logoUrl": "", "webhookUrl": None, "autoApproveSeconds": None,
+    "hmacAlgorithm": signing.DEFAULT_ALGORITHM, "hmacEncoding": signing.DEFAULT_ENCODING,
+    "feePercent": format_amount(fees.DEFAULT_FEE_PERCENT), "fixedFeeUsd": format_amount(fees.DEFAULT_FIXED_FEE_USD),
+    "amlThreshold": aml.DEFAULT_THRESHOLD, "prices": {},
+}
+SETTINGS = ("name", "email", *DEFAULTS)
 
 
 def create_merchant(ctx: Context, settings: dict) -> dict:
@@ -20,14 +28,7 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
         merchant_id = ctx.store.count_all("merchants") + 1
         merchant = {
             "id": merchant_id,
-            "name": settings["name"],
-            "email": settings["email"],
-            "siteUrl": settings.get("siteUrl") or "",
-            "logoUrl": settings.get("logoUrl") or "",
-            "webhookUrl": settings.get("webhookUrl"),
-            "autoApproveSeconds": settings.get("autoApproveSeconds"),
-            "hmacAlgorithm": settings.get("hmacAlgorithm") or signing.DEFAULT_ALGORITHM,
-            "hmacEncoding": settings.get("hmacEncoding") or signing.DEFAULT_ENCODING,
+            **_settled({**DEFAULTS, **settings}),
             "apiKey": "sk_sandbox_" + derive_token(ctx.seed, "api-key", merchant_id, size=20),
             "hmacSecret": "hs_sandbox_" + derive_token(ctx.seed, "hmac-secret", merchant_id, size=24),
             "createdAt": to_iso(ctx.clock.now()),
@@ -43,6 +44,18 @@ def ensure_demo_merchant(ctx: Context) -> tuple[dict, bool]:
         if existing:
             return existing, False
         return create_merchant(ctx, DEMO_MERCHANT), True
+
+
+def _settled(settings: dict) -> dict:
+    """Settings as stored: empty URLs for none, decimals in canonical form."""
+    settled = dict(settings)
+    for url in ("siteUrl", "logoUrl"):
+        if url in settled:
+            settled[url] = settled[url] or ""
+    for amount in ("feePercent", "fixedFeeUsd"):
+        if amount in settled:
+            settled[amount] = format_amount(Decimal(settled[amount]))
+    return settled
 
 
 def authenticate(ctx: Context, api_key: str | None) -> dict:
@@ -61,9 +74,11 @@ def verify_signature(merchant: dict, body: bytes, signature: str | None) -> None
 def update_merchant(ctx: Context, merchant: dict, changes: dict) -> dict:
     with ctx.store.transaction():
         current = ctx.store.get("merchants", str(merchant["id"]))
-        updated = {**current, **{key: value for key, value in changes.items() if key in SETTINGS}}
-        updated["siteUrl"] = updated["siteUrl"] or ""
-        updated["logoUrl"] = updated["logoUrl"] or ""
+        changes = {key: value for key, value in changes.items() if key in SETTINGS}
+        if "prices" in changes:  # price overrides merge; null removes one
+            changes["prices"] = {asset: price for asset, price in {**current["prices"], **changes["prices"]}.items()
+                                 if price is not None}
+        updated = {**current, **_settled(changes)}
         ctx.store.put("merchants", updated)
     return updated
 

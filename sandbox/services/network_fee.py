@@ -1,11 +1,14 @@
 """Network fee estimates, with the fee model a withdrawal uses."""
 
-from sandbox.chains import chain_for
-from sandbox.domain.assets import normalise, require_asset, require_network
+from decimal import Decimal
+
+from sandbox.catalogue import Asset, Network
+from sandbox.chains import EXTERNAL_ACCOUNT, chain_for
+from sandbox.domain.assets import normalise_network, normalise_ticker, require_asset, require_network
 from sandbox.domain.errors import InvalidRequest
-from sandbox.domain.market import fee_price_factor
-from sandbox.domain.money import format_amount
-from sandbox.services import Context, wallets
+from sandbox.domain.market import fee_price_factor, price_usd
+from sandbox.domain.money import format_amount, quantize_down
+from sandbox.services import Context, addresses, wallets
 
 # Stable `num` codes of the network-fee errors found here (the README lists them all).
 INVALID_ADDRESS_TO, UNKNOWN_ADDRESS_FROM, WITHDRAWALS_DISABLED = 10045, 10046, 10047
@@ -14,10 +17,9 @@ INVALID_ADDRESS_TO, UNKNOWN_ADDRESS_FROM, WITHDRAWALS_DISABLED = 10045, 10046, 1
 def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, address_from: str, address_to: str,
                          asset_short: str | None = None) -> dict:
     """One estimate per coin: the requested one, or every withdraw-enabled coin of the network."""
-    network_name, short = normalise(asset_network, asset_short)
-    network = require_network(network_name)
-    if short is not None:
-        asset = require_asset(network, short)
+    network = require_network(normalise_network(asset_network))
+    if asset_short is not None:
+        asset = require_asset(network, normalise_ticker(asset_short))
         if not asset.withdraw_enabled:
             raise InvalidRequest(f"withdrawals of {asset.short} are not enabled on {network.name}",
                                  num=WITHDRAWALS_DISABLED)
@@ -28,7 +30,7 @@ def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, addre
     if not chain.is_valid_address(address_to):
         raise InvalidRequest(f"addressTo is not a valid {network.name} address", num=INVALID_ADDRESS_TO)
     with ctx.store.transaction():
-        source = wallets.merchant_address(ctx, merchant["id"], network, address_from)
+        source = addresses.merchant_address(ctx, merchant["id"], network, address_from)
         if source is None:
             raise InvalidRequest(f"addressFrom not found on {network.name}", num=UNKNOWN_ADDRESS_FROM)
         factor = fee_price_factor(ctx.seed, network.name, ctx.clock.now())
@@ -40,3 +42,14 @@ def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, addre
                          "feeCurrency": estimate.fee_currency, "canProceed": estimate.can_proceed,
                          "details": estimate.details})
     return {"assetNetwork": asset_network, "fees": fees}
+
+
+def sweep_fee(ctx: Context, merchant: dict, network: Network, asset: Asset) -> Decimal:
+    """The network fee of moving a deposit on from its address, in the deposit's asset:
+    the same fee model, from a funded sender to an established wallet."""
+    chain = chain_for(network.name)
+    funded = chain.account(native_balance=Decimal("Infinity"), activated=True, holds_asset=True)
+    estimate = chain.estimate_fee(asset, funded, EXTERNAL_ACCOUNT, fee_price_factor(ctx.seed, network.name,
+                                                                                      ctx.clock.now()))
+    native_usd = price_usd(network.native_asset, merchant["prices"])
+    return quantize_down(estimate.fee * native_usd / price_usd(asset.short, merchant["prices"]), asset.decimals)

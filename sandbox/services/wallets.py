@@ -1,78 +1,172 @@
-"""The merchant's addresses on each network: derivation, lookup and balances.
-
-Addresses are real: derived with BIP-32/44 paths from a master seed per network
-(which itself derives from the sandbox seed), the merchant id as the account and
-a running index per merchant and network, m/44'/coin'/merchant'/0/index.
-"""
+"""Wallets: one per address and asset, with a balance and a status; and the
+client wallet info the gateway returns for a clientId."""
 
 from decimal import Decimal
 
+from sandbox import catalogue
 from sandbox.catalogue import Asset, Network
 from sandbox.chains import EXTERNAL_ACCOUNT, AccountState, chain_for
-from sandbox.clock import to_iso
+from sandbox.clock import from_iso, to_iso
+from sandbox.domain.assets import normalise_network, normalise_ticker
+from sandbox.domain.errors import NotFound
+from sandbox.domain.market import to_usd
 from sandbox.domain.money import ZERO, format_amount
-from sandbox.domain.seed import derive_bytes, derive_int
 from sandbox.services import Context
+from sandbox.services.addresses import find_address
+from sandbox.services.urls import checkout_url
 
-MEMO_DIGITS = 9
-
-
-def new_address(ctx: Context, merchant_id: int, network: Network, client_id: str | None) -> dict:
-    """Derive and store the merchant's next deposit address on `network`."""
-    index = ctx.store.count("addresses", "merchant_network", (merchant_id, network.name))
-    chain = chain_for(network.name)
-    address = chain.derive_address(derive_bytes(ctx.seed, "bip32", network.name, size=64), merchant_id, index)
-    dest_tag = None
-    if chain.uses_memo:
-        dest_tag = client_id if client_id is not None else generated_memo(ctx.seed, merchant_id, index)
-    record = {"merchantId": merchant_id, "network": network.name, "address": address, "clientId": client_id,
-              "destTag": dest_tag, "index": index, "createdAt": to_iso(ctx.clock.now())}
-    ctx.store.put("addresses", record)
-    return record
+ACTIVE, LOCKED, BLOCKED = "ACTIVE", "LOCKED", "BLOCKED"
+WALLET_STATUSES = (ACTIVE, LOCKED, BLOCKED)
 
 
-def generated_memo(seed: int, merchant_id: int, index: int) -> str:
-    """A numeric memo, as exchanges issue them, for deposits made without a clientId."""
-    low = 10 ** (MEMO_DIGITS - 1)
-    return str(low + derive_int(seed, "memo", merchant_id, index, below=9 * low))
+def wallet_key(network: str, address: str, asset_short: str) -> str:
+    return f"{network}:{address}:{asset_short}"
 
 
-def find_address(ctx: Context, network: Network, address: str) -> dict | None:
-    """The deposit address record, in whichever spelling the client used."""
-    return ctx.store.get("addresses", f"{network.name}:{chain_for(network.name).canonical(address)}")
+def ensure_wallet(ctx: Context, address: dict, asset_short: str) -> dict:
+    """The wallet of `asset_short` at a deposit address, opened (empty, ACTIVE) on first use."""
+    with ctx.store.transaction():
+        wallet = ctx.store.get("wallets", wallet_key(address["network"], address["address"], asset_short))
+        if wallet is None:
+            now = to_iso(ctx.clock.now())
+            wallet = {"merchantId": address["merchantId"], "clientId": address["clientId"],
+                      "network": address["network"], "address": address["address"], "asset": asset_short,
+                      "amount": "0", "status": ACTIVE, "createdAt": now, "updatedAt": now, "lastReceivedAt": None}
+            ctx.store.put("wallets", wallet)
+        return wallet
 
 
-def merchant_address(ctx: Context, merchant_id: int, network: Network, address: str) -> dict | None:
-    """The record when `address` is one of this merchant's wallets; None otherwise,
-    so that another merchant's address is indistinguishable from an unknown one."""
-    record = find_address(ctx, network, address)
-    return record if record and record["merchantId"] == merchant_id else None
+def credit(ctx: Context, address: dict, asset_short: str, amount: Decimal, *, block: bool = False) -> dict:
+    """Receive `amount` (a negative one sends) into the wallet; `block` marks it BLOCKED."""
+    with ctx.store.transaction():
+        wallet = ensure_wallet(ctx, address, asset_short)
+        now = to_iso(ctx.clock.now())
+        updated = {**wallet, "amount": format_amount(Decimal(wallet["amount"]) + amount), "updatedAt": now,
+                   "lastReceivedAt": now if amount > 0 else wallet["lastReceivedAt"],
+                   "status": BLOCKED if block else wallet["status"]}
+        ctx.store.put("wallets", updated)
+        return updated
 
 
 def balance_of(ctx: Context, network: Network, address: str, asset_short: str) -> Decimal:
-    record = ctx.store.get("balances", f"{network.name}:{address}:{asset_short}")
-    return Decimal(record["amount"]) if record else ZERO
-
-
-def credit(ctx: Context, network: Network, address: str, asset_short: str, amount: Decimal) -> Decimal:
-    """Add `amount` (negative to debit) to a balance; returns the new balance."""
-    with ctx.store.transaction():
-        balance = balance_of(ctx, network, address, asset_short) + amount
-        ctx.store.put("balances", {"network": network.name, "address": address, "asset": asset_short,
-                                   "amount": format_amount(balance), "updatedAt": to_iso(ctx.clock.now())})
-    return balance
+    wallet = ctx.store.get("wallets", wallet_key(network.name, address, asset_short))
+    return Decimal(wallet["amount"]) if wallet else ZERO
 
 
 def account_state(ctx: Context, network: Network, address: str, asset: Asset) -> AccountState:
-    """What the chain knows of an address: sandbox addresses from their balances,
-    addresses outside the sandbox as established wallets (EXTERNAL_ACCOUNT)."""
+    """What the chain knows of an address: sandbox addresses from their wallets,
+    addresses outside the sandbox as established wallets (EXTERNAL_ACCOUNT).
+    An account is activated once it has received the native coin."""
     record = find_address(ctx, network, address)
     if record is None:
         return EXTERNAL_ACCOUNT
-    address = record["address"]
-    activated = ctx.store.get("balances", f"{network.name}:{address}:{network.native_asset}") is not None
+    native = ctx.store.get("wallets", wallet_key(network.name, record["address"], network.native_asset))
     return chain_for(network.name).account(
-        native_balance=balance_of(ctx, network, address, network.native_asset),
-        activated=activated,
-        holds_asset=balance_of(ctx, network, address, asset.short) > 0,
+        native_balance=Decimal(native["amount"]) if native else ZERO,
+        activated=bool(native and native["lastReceivedAt"]),
+        holds_asset=balance_of(ctx, network, record["address"], asset.short) > 0,
     )
+
+
+def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: str, *,
+                       date_from: str | None = None, date_to: str | None = None, newest_first: bool = True,
+                       include_blocked: bool = True, include_empty: bool = True, asset_short: str | None = None,
+                       asset_network: str | None = None, page: int = 1, limit: int = 100,
+                       page_size: int | None = None) -> dict:
+    """Every wallet of one client with balances, payments and transactions.
+
+    dateFrom and dateTo (Unix seconds) narrow the transactions only when both are
+    given (one alone is ignored), and never the balances or the wallets. Pagination
+    runs over the transactions of all the selected wallets together, `page_size`
+    (when given) or `limit` a page; each wallet and payment lists those on the page.
+    A clientId without wallets (never seen, or another merchant's) is not found."""
+    period = (int(date_from), int(date_to)) if date_from is not None and date_to is not None else None
+    asset_network = normalise_network(asset_network) if asset_network is not None else None
+    asset_short = normalise_ticker(asset_short) if asset_short is not None else None
+    page_size = page_size or limit
+    prices = merchant["prices"]
+    with ctx.store.transaction():
+        every = ctx.store.find("wallets", "client", (merchant["id"], client_id))
+        if not every:
+            raise NotFound("client not found")
+        selected = [w for w in every
+                    if (include_blocked or w["status"] == ACTIVE) and (include_empty or Decimal(w["amount"]) > 0)
+                    and asset_short in (None, w["asset"]) and asset_network in (None, w["network"])]
+        received = {wallet_key(w["network"], w["address"], w["asset"]):
+                    [t for t in ctx.store.find("transactions", "wallet", (w["network"], w["address"], w["asset"]))
+                     if period is None or period[0] <= from_iso(t["createdAt"]).timestamp() <= period[1]]
+                    for w in selected}
+        paid = {key: ctx.store.find("payments", "wallet", (w["network"], w["address"], w["asset"]))
+                for key, w in zip(received, selected)}
+
+    ordered = sorted((t for transactions in received.values() for t in transactions),
+                     key=lambda t: (t["createdAt"], t["seq"]), reverse=newest_first)
+    start = (page - 1) * page_size
+    on_page = {id(t) for t in ordered[start:start + page_size]}
+
+    def page_of(transactions: list[dict]) -> list[dict]:
+        shown = [t for t in transactions if id(t) in on_page]
+        return [_wallet_transaction(t, prices) for t in (reversed(shown) if newest_first else shown)]
+
+    def wallet_payment(payment: dict, transactions: list[dict]) -> dict:
+        customer = payment["customer"] or {}
+        asset = catalogue.asset(payment["assetShort"], payment["assetNetwork"])
+        return {
+            "id": payment["id"],
+            "totalReceivedAmount": payment["totalReceivedAmount"],
+            "totalReceivedAmountUsd": _usd(payment["totalReceivedAmount"], asset.short, prices),
+            "confirmsNeeded": payment["confirmsNeeded"],
+            "checkoutUrl": checkout_url(base_url, payment["id"]),
+            "status": payment["status"],
+            "displayStatus": payment["displayStatus"],
+            "customerId": customer.get("id", 0),
+            "customerName": customer.get("name", ""),
+            "customerEmail": customer.get("email", ""),
+            "invoice": payment["invoice"] or "",
+            "createdAt": payment["createdAt"],
+            "type": payment["type"],
+            "fixedFee": payment["fixedFee"],
+            "fixedFeeUsd": _usd(payment["fixedFee"], asset.short, prices),
+            "assetLogoUrl": asset.logo_url,
+            "transactions": page_of([t for t in transactions if t["paymentId"] == payment["id"]]),
+        }
+
+    return {
+        "clientId": client_id,
+        "createdAt": min(w["createdAt"] for w in every),
+        "assetShort": "USD",
+        "wallets": [{
+            "address": w["address"],
+            "assetShort": w["asset"],
+            "assetNetwork": w["network"],
+            "status": w["status"],
+            "isBlocked": w["status"] == BLOCKED,
+            "balance": {"amount": w["amount"], "amountUsd": _usd(w["amount"], w["asset"], prices),
+                        "updatedAt": w["updatedAt"]},
+            "payments": [wallet_payment(p, received[key]) for p in paid[key]],
+            "transactions": page_of(received[key]),
+        } for key, w in zip(received, selected)],
+        "pagination": {"page": page, "pageSize": page_size, "hasNext": start + page_size < len(ordered),
+                       "hasPrev": page > 1, "total": len(ordered)},
+    }
+
+
+def _usd(amount: str, asset_short: str, prices: dict) -> str:
+    return format_amount(to_usd(Decimal(amount), asset_short, prices))
+
+
+def _wallet_transaction(transaction: dict, prices: dict) -> dict:
+    asset = transaction["asset"]
+
+    def fee(amount: str) -> dict:
+        return {"amount": amount, "amountUsd": _usd(amount, asset, prices)}
+
+    return {
+        "txnId": transaction["txnId"],
+        "amount": transaction["amount"],
+        "createdAt": transaction["createdAt"],
+        "aml": {"riskScore": transaction["riskScore"], "isDanger": transaction["isDanger"],
+                "checkedAt": transaction["checkedAt"], "amlPriceUsd": transaction["amlPriceUsd"]},
+        "fees": {"fixedFee": fee(transaction["fixedFee"]), "networkFee": fee(transaction["networkFee"]),
+                 "percentFee": fee(transaction["percentFee"])},
+    }

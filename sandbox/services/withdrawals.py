@@ -10,7 +10,7 @@ from sandbox.domain.assets import normalise, require_asset, require_network
 from sandbox.domain.errors import Forbidden, InvalidRequest
 from sandbox.domain.money import format_amount
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, wallets
+from sandbox.services import Context, addresses, wallets
 from sandbox.services.merchants import merchant_object
 
 
@@ -31,7 +31,7 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
     with ctx.store.transaction():
         source = None
         if direct:
-            source = wallets.merchant_address(ctx, merchant["id"], network, request["addressFrom"])
+            source = addresses.merchant_address(ctx, merchant["id"], network, request["addressFrom"])
             if source is None or source["clientId"] != request["clientId"]:
                 raise Forbidden("addressFrom does not belong to this merchant and clientId")
         if transfer_all:

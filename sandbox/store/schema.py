@@ -41,8 +41,32 @@ TABLES: dict[str, Table] = {
         indexes={"merchant": lambda w: w["merchantId"]},
         order=lambda w: w["seq"],
     ),
-    "balances": Table(
-        key=lambda b: f'{b["network"]}:{b["address"]}:{b["asset"]}',
-        indexes={"address": lambda b: (b["network"], b["address"])},
+    "wallets": Table(
+        key=lambda w: f'{w["network"]}:{w["address"]}:{w["asset"]}',
+        indexes={"client": lambda w: (w["merchantId"], w["clientId"]) if w["clientId"] is not None else None},
+        order=lambda w: w["createdAt"],
+    ),
+    "payments": Table(
+        key=lambda p: p["id"],
+        indexes={
+            "merchant": lambda p: p["merchantId"],
+            "merchant_display": lambda p: (p["merchantId"], p["displayStatus"]),
+            "merchant_method": lambda p: (p["merchantId"], p["assetShort"], p["assetNetwork"]),
+            "merchant_invoice": lambda p: (p["merchantId"], p["invoice"]) if p["invoice"] is not None else None,
+            "wallet": lambda p: (p["assetNetwork"], p["addressTo"], p["assetShort"]),
+        },
+        order=lambda p: p["seq"],
+        text=lambda p: (p["merchantId"], " ".join(filter(None, [p["addressTo"], p["clientId"], p["invoice"],
+                                                              *p["txnIds"], *p["addressesFrom"]]))),
+    ),
+    "transactions": Table(
+        key=lambda t: f'{t["network"]}:{t["txnId"]}',
+        indexes={
+            "merchant": lambda t: t["merchantId"],
+            "payment": lambda t: t["paymentId"],
+            "wallet": lambda t: (t["network"], t["addressTo"], t["asset"]),
+            "merchant_txn": lambda t: (t["merchantId"], t["txnId"]),
+        },
+        order=lambda t: (t["createdAt"], t["seq"]),
     ),
 }

@@ -5,8 +5,6 @@ from decimal import Decimal
 import pytest
 from freezegun import freeze_time
 
-from sandbox import catalogue
-from sandbox.services import wallets
 
 PATH = "/v2/network-fee"
 TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
@@ -28,9 +26,9 @@ def test_unfunded_tron_wallet_cannot_proceed(shop):
                                  "resource": {"energy": 0, "bandwidth": 0}}}
 
 
-def test_funded_tron_wallet_can_proceed_and_uses_free_bandwidth(shop, ctx):
+def test_funded_tron_wallet_can_proceed_and_uses_free_bandwidth(shop):
     sender = address(shop, "tron", "USDT")
-    wallets.credit(ctx, catalogue.network("tron"), sender, "TRX", Decimal("20"))
+    shop.deposit("tron", "TRX", sender, "20")
     entry = shop.get(PATH, assetNetwork="tron", addressFrom=sender, addressTo=TRON_TO, assetShort="USDT").json["fees"][0]
     assert entry["canProceed"] is True
     assert entry["fee"] == "6.4285"
@@ -52,7 +50,7 @@ def test_without_asset_short_every_withdraw_enabled_coin_is_estimated(shop):
 
 
 @freeze_time("2026-11-21T12:00:00Z")
-def test_evm_short_balance_details_and_deterministic_gas_price(shop, ctx):
+def test_evm_short_balance_details_and_deterministic_gas_price(shop):
     sender = address(shop, "ethereum", "USDT")
     first = shop.get(PATH, assetNetwork="ethereum", addressFrom=sender, addressTo=ETH_TO, assetShort="USDT").json
     again = shop.get(PATH, assetNetwork="ethereum", addressFrom=sender, addressTo=ETH_TO, assetShort="USDT").json
@@ -62,7 +60,7 @@ def test_evm_short_balance_details_and_deterministic_gas_price(shop, ctx):
     assert entry["feeCurrency"] == "ETH" and entry["canProceed"] is False
     assert 65_000 * Decimal("3.2e-9") <= fee <= 65_000 * Decimal("5e-9")  # 4 gwei, moved by at most -20%/+25%
     assert entry["details"] == {"feeRequired": entry["fee"], "feeAvailable": "0", "feeDeficit": entry["fee"]}
-    wallets.credit(ctx, catalogue.network("ethereum"), sender, "ETH", Decimal("1"))
+    shop.deposit("ethereum", "ETH", sender, "1")
     funded = shop.get(PATH, assetNetwork="ethereum", addressFrom=sender, addressTo=ETH_TO, assetShort="USDT").json
     assert funded["fees"][0]["canProceed"] is True and funded["fees"][0]["details"] == {}
 

@@ -2,13 +2,11 @@
 
 import uuid
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 import pytest
 from freezegun import freeze_time
 
 from sandbox import catalogue
-from sandbox.services import wallets
 from tests.conftest import MerchantClient, make_merchant
 
 PATH = "/v2/withdrawal"
@@ -153,9 +151,10 @@ def test_direct_mode_ownership_mismatches_are_403(shop, other_shop):
         assert response.json == {"error": "addressFrom does not belong to this merchant and clientId"}
 
 
-def test_transfer_all_takes_the_source_balance_and_ignores_amount(shop, ctx):
+def test_transfer_all_takes_the_source_balance_and_ignores_amount(shop):
     source = deposit_address(shop)
-    wallets.credit(ctx, catalogue.network("tron"), source, "USDT", Decimal("123.45"))
+    shop.deposit("tron", "USDT", source, "100")
+    shop.deposit("tron", "USDT", source, "23.45")
     body = shop.post(PATH, request_body(addressFrom=source, clientId="client-1", transferAll=True,
                                         amount="not even a number")).json
     assert body["amount"] == "123.45" and body["status"] == "OPEN"

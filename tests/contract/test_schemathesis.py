@@ -24,10 +24,17 @@ hooks.configure(MERCHANT["hmacSecret"])
 
 
 def _seed_data() -> None:
-    """Rows for the read endpoints to find: deposit addresses and withdrawals."""
+    """Rows for the read endpoints to find: addresses, payments in every state, deposits, withdrawals."""
     shop = MerchantClient(_client, MERCHANT)
     for network in ("tron", "ethereum", "ton"):
         shop.post("/v2/deposit-addresses/create", {"assetNetwork": network, "assetShort": "USDT", "clientId": "c-1"})
+    for number, (paid, risk) in enumerate([(None, None), ("4", None), ("10", None), ("12", None), ("10", 90)]):
+        payment = shop.control("POST", "/sandbox/payments", {
+            "amount": "10", "assetShort": "USDT", "assetNetwork": "tron", "clientId": f"c-{number % 2}",
+            "invoice": f"P-{number}", "customer": {"id": number, "name": "Client", "email": "client@example.com"},
+        }).json["data"]
+        if paid:
+            shop.deposit("tron", "USDT", payment["addressTo"], paid, **({"riskScore": risk} if risk else {}))
     for number in range(5):
         shop.post("/v2/withdrawal", {
             "amount": f"{number + 1}.5", "asset": {"short": "USDT", "network": "tron"}, "destTag": None,

@@ -1,0 +1,43 @@
+"""POST /sandbox/payments: create a payment, as the gateway's own checkout would."""
+
+import marshmallow as ma
+from flask import g
+
+from sandbox.api import context
+from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.fields import Text, requested_amount
+from sandbox.api.payments import PaymentEnvelopeSchema, base_url
+from sandbox.api.schemas import CustomerInputSchema, Schema
+from sandbox.services.payments import create_payment, payment_object
+
+blp = GatewayBlueprint("sandbox_payments", __name__, url_prefix="/sandbox", description="Payments (sandbox)")
+
+MAX_TIMEOUT_SECONDS = 30 * 24 * 3600
+
+
+class PaymentCreateSchema(Schema):
+    amount = requested_amount(required=True, metadata={"description": "Decimal string within the asset's decimals",
+                                                       "pattern": r"^[0-9]{1,30}(\.[0-9]{1,18})?$"})
+    assetShort = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "USDT"})
+    assetNetwork = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "tron"})
+    clientId = Text(validate=ma.validate.Length(min=1, max=255),
+                    metadata={"description": "Pay into the client's bound deposit address"})
+    invoice = Text(allow_none=True, validate=ma.validate.Length(max=255))
+    customer = ma.fields.Nested(CustomerInputSchema, allow_none=True)
+    timeout = ma.fields.Integer(strict=True, validate=ma.validate.Range(1, MAX_TIMEOUT_SECONDS),
+                                metadata={"description": "Seconds until expiry; default 3600"})
+    confirmsNeeded = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 1000),
+                                       metadata={"description": "Default: the network's"})
+    fixedFee = Text(validate=ma.validate.Regexp(r"^[0-9]{1,30}(\.[0-9]{1,18})?$",
+                                                error="fixedFee must be a decimal string"),
+                    metadata={"description": "In the asset; default: the merchant's fixedFeeUsd converted"})
+
+
+@blp.route("/payments", methods=["POST"])
+@blp.authenticated()
+@blp.arguments(PaymentCreateSchema)
+@blp.response(201, PaymentEnvelopeSchema)
+@blp.errors(400)
+def create(body):
+    """Create a payment (status OPEN, displayStatus NEW) in exactly the shape of GET /v2/payment/{id}."""
+    return {"data": payment_object(create_payment(context(), g.merchant, body), g.merchant, [], base_url())}

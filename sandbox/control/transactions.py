@@ -1,0 +1,62 @@
+"""POST /sandbox/transactions: simulate an on-chain deposit into a merchant's address."""
+
+import marshmallow as ma
+from flask import g
+
+from sandbox.api import context
+from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.fields import Text, decimal_string
+from sandbox.api.schemas import AssetSchema, Schema, timestamp
+from sandbox.services.transactions import deposit_object, record_deposit
+
+blp = GatewayBlueprint("sandbox_transactions", __name__, url_prefix="/sandbox",
+                       description="Simulated on-chain deposits")
+
+
+class DepositRequestSchema(Schema):
+    assetNetwork = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "tron"})
+    assetShort = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "USDT"})
+    addressTo = Text(required=True, validate=ma.validate.Length(min=1, max=128),
+                     metadata={"description": "One of the merchant's deposit addresses"})
+    amount = Text(required=True, validate=ma.validate.Regexp(r"^[0-9]{1,30}(\.[0-9]{1,18})?$",
+                                                             error="amount must be a decimal string"))
+    addressFrom = Text(validate=ma.validate.Length(min=1, max=128),
+                       metadata={"description": "Default: a valid address derived from the seed"})
+    txnId = Text(validate=ma.validate.Length(min=1, max=128),
+                 metadata={"description": "Default: a valid transaction id derived from the seed"})
+    riskScore = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),
+                                  metadata={"description": "AML risk; default a low score derived from the seed"})
+    destTag = Text(allow_none=True, validate=ma.validate.Length(max=128),
+                   metadata={"description": "Must match the address's memo when sent"})
+
+
+class DepositSchema(Schema):
+    paymentId = ma.fields.String(required=True, allow_none=True, metadata={"description": "Null when no open payment"})
+    txnId = ma.fields.String(required=True)
+    receivedAmount = decimal_string(required=True)
+    addressFrom = ma.fields.String(required=True)
+    addressTo = ma.fields.String(required=True)
+    destTag = ma.fields.String(required=True, allow_none=True)
+    asset = ma.fields.Nested(AssetSchema, required=True)
+    fixedFee = decimal_string(required=True)
+    percentFee = decimal_string(required=True)
+    networkFee = decimal_string(required=True)
+    riskScore = ma.fields.Integer(required=True)
+    isDanger = ma.fields.Boolean(required=True)
+    amlPriceUsd = decimal_string(required=True)
+    checkedAt = timestamp(required=True)
+    createdAt = timestamp(required=True)
+
+
+class DepositEnvelopeSchema(Schema):
+    data = ma.fields.Nested(DepositSchema, required=True)
+
+
+@blp.route("/transactions", methods=["POST"])
+@blp.authenticated()
+@blp.arguments(DepositRequestSchema)
+@blp.response(201, DepositEnvelopeSchema)
+@blp.errors(400, 409)
+def create(body):
+    """Record a deposit: credits the wallet, pays the address's oldest open payment, gets fees and an AML score."""
+    return {"data": deposit_object(record_deposit(context(), g.merchant, body))}

@@ -1,0 +1,236 @@
+"""Payments: creation (the sandbox's stand-in for the gateway's own), reading and listing."""
+
+import uuid
+from decimal import Decimal
+
+from sandbox import catalogue
+from sandbox.clock import to_iso
+from sandbox.domain import payments as rules
+from sandbox.domain.assets import normalise, parse_asset_amount, require_asset, require_network
+from sandbox.domain.errors import Forbidden, InvalidRequest
+from sandbox.domain.fees import in_asset
+from sandbox.domain.market import price_usd
+from sandbox.domain.money import format_amount
+from sandbox.domain.seed import derive_uuid
+from sandbox.services import Context, addresses, wallets
+from sandbox.services.merchants import merchant_object
+from sandbox.services.urls import checkout_url, payment_redirect_url
+
+NO_CUSTOMER = {"id": 0, "name": "", "email": ""}
+# sortField values and the payment field each sorts by.
+SORT_FIELDS = {"created_at": "seq", "updated_at": "updatedAt", "amount": "amount",
+               "total_received_amount": "totalReceivedAmount", "status": "status", "display_status": "displayStatus"}
+DECIMAL_FIELDS = {"amount", "totalReceivedAmount"}
+
+
+def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
+    """A payment waiting for its deposit (status OPEN, displayStatus NEW), at the
+    client's bound address when a clientId is given, at a fresh address otherwise."""
+    network_name, short = normalise(request["assetNetwork"], request["assetShort"])
+    network = require_network(network_name)
+    asset = require_asset(network, short)
+    amount = parse_asset_amount(request["amount"], asset)
+    if request.get("fixedFee") is not None:
+        fixed_fee = parse_asset_amount(request["fixedFee"], asset, "fixedFee", positive=False)
+    else:
+        fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
+    client_id = request.get("clientId")
+    with ctx.store.transaction():
+        if client_id is not None:
+            address = addresses.client_address(ctx, merchant["id"], network, client_id)
+        else:
+            address = addresses.new_address(ctx, merchant["id"], network, None)
+        wallets.ensure_wallet(ctx, address, asset.short)
+        sequence = ctx.store.count("payments", "merchant", merchant["id"])
+        now = to_iso(ctx.clock.now())
+        status, display = rules.statuses(rules.Receipts(requested=amount, received=Decimal(0), deposits=0,
+                                                        flagged=False))
+        payment = {
+            "id": derive_uuid(ctx.seed, "payment", merchant["id"], sequence),
+            "merchantId": merchant["id"],
+            "seq": sequence,
+            "status": status,
+            "displayStatus": display,
+            "amount": format_amount(amount),
+            "totalReceivedAmount": "0",
+            "assetShort": asset.short,
+            "assetNetwork": network.name,
+            "addressTo": address["address"],
+            "destTag": address["destTag"],
+            "confirmsNeeded": request.get("confirmsNeeded", network.confirms_needed),
+            "timeout": request.get("timeout", rules.DEFAULT_TIMEOUT_SECONDS),
+            "invoice": request.get("invoice"),
+            "clientId": client_id,
+            "customer": request.get("customer"),
+            "fixedFee": format_amount(fixed_fee),
+            "type": "api",
+            "deposits": 0,
+            "flagged": False,
+            "txnIds": [],
+            "addressesFrom": [],
+            "createdAt": now,
+            "updatedAt": now,
+        }
+        ctx.store.put("payments", payment)
+    return payment
+
+
+def receive(ctx: Context, payment: dict, transaction: dict) -> dict:
+    """The payment after one more deposit, with both statuses derived again."""
+    received = Decimal(payment["totalReceivedAmount"]) + Decimal(transaction["amount"])
+    receipts = rules.Receipts(requested=Decimal(payment["amount"]), received=received,
+                              deposits=payment["deposits"] + 1, flagged=payment["flagged"] or transaction["isDanger"])
+    status, display = rules.statuses(receipts)
+    updated = {**payment, "status": status, "displayStatus": display, "totalReceivedAmount": format_amount(received),
+               "deposits": receipts.deposits, "flagged": receipts.flagged,
+               "txnIds": [*payment["txnIds"], transaction["txnId"]],
+               "addressesFrom": [*payment["addressesFrom"], transaction["addressFrom"]],
+               "updatedAt": transaction["createdAt"]}
+    ctx.store.put("payments", updated)
+    return updated
+
+
+def get_payment(ctx: Context, merchant: dict, payment_id: str) -> tuple[dict, list[dict]]:
+    """The payment and its transactions. The spec's answers otherwise: 400 `payment
+    not found` for an unknown or malformed id, 403 `forbidden` for another merchant's."""
+    with ctx.store.transaction():
+        payment = ctx.store.get("payments", payment_id) if _is_uuid(payment_id) else None
+        if payment is None:
+            raise InvalidRequest("payment not found")
+        if payment["merchantId"] != merchant["id"]:
+            raise Forbidden("forbidden")
+        return payment, transactions_of(ctx, payment)
+
+
+def parse_method(method: str) -> tuple[str, str]:
+    """`USDT_tron` as (asset, network), normalised. An asset or network the sandbox
+    does not know is no error: like any filter value, it just matches nothing."""
+    short, network_name = method.split("_", 1)
+    network_name, short = normalise(network_name, short)
+    return short, network_name
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text.lower()
+    except ValueError:
+        return False
+
+
+def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | None = None,
+                  search: str | None = None, txn_ids=(), ids=(), invoices=(), sort_field: str = "created_at",
+                  sort_order: str = "desc", page: int = 1, limit: int = 20) -> tuple[list[tuple[dict, list]], int]:
+    """One page of the merchant's payments (each with its transactions) matching every
+    filter, and the number of all matches. `method` is `{asset}_{network}`.
+
+    Each filter is a test every match passes, and most can also supply
+    candidates from an index; the smallest supply is read and the tests run on it
+    alone, so a selective filter never walks all of the merchant's payments."""
+    merchant_id = merchant["id"]
+    asset_network = parse_method(method) if method else None
+    store = ctx.store
+    tests, supplies = [], []  # supplies: (size, read, already in creation order)
+
+    def by_index(index: str, values) -> tuple:
+        values = sorted(set(values))
+        return (sum(store.count("payments", index, (merchant_id, value)) for value in values),
+                lambda: [p for value in values for p in store.find("payments", index, (merchant_id, value))],
+                len(values) == 1)
+
+    def by_keys(keys: set[str]) -> tuple:
+        return len(keys), lambda: [p for p in map(lambda key: store.get("payments", key), keys)
+                                   if p and p["merchantId"] == merchant_id], False
+
+    with store.transaction():
+        if ids:
+            wanted_ids = set(ids)
+            tests.append(lambda p: p["id"] in wanted_ids)
+            supplies.append(by_keys(wanted_ids))
+        if txn_ids:
+            wanted_txns = set(txn_ids)
+            tests.append(lambda p: not wanted_txns.isdisjoint(p["txnIds"]))
+            supplies.append(by_keys({t["paymentId"] for txn in wanted_txns
+                                     for t in store.find("transactions", "merchant_txn", (merchant_id, txn))
+                                     if t["paymentId"]}))
+        if search:
+            found = store.search("payments", merchant_id, search) | {search}  # partial matches, and the id itself
+            tests.append(lambda p: p["id"] in found)
+            supplies.append(by_keys(found))
+        if invoices:
+            wanted_invoices = set(invoices)
+            tests.append(lambda p: p["invoice"] in wanted_invoices)
+            supplies.append(by_index("merchant_invoice", invoices))
+        if statuses:
+            wanted_statuses = set(statuses)
+            tests.append(lambda p: p["displayStatus"] in wanted_statuses)
+            supplies.append(by_index("merchant_display", statuses))
+        if asset_network:
+            tests.append(lambda p: (p["assetShort"], p["assetNetwork"]) == asset_network)
+            supplies.append((store.count("payments", "merchant_method", (merchant_id, *asset_network)),
+                             lambda: store.find("payments", "merchant_method", (merchant_id, *asset_network)), True))
+        supplies.append((store.count("payments", "merchant", merchant_id),
+                         lambda: store.find("payments", "merchant", merchant_id), True))
+        _, read, in_creation_order = min(supplies, key=lambda supply: supply[0])
+        matches = [p for p in read() if all(test(p) for test in tests)]
+
+    field = SORT_FIELDS[sort_field]
+    if not (in_creation_order and field == "seq"):
+        value = (lambda p: Decimal(p[field])) if field in DECIMAL_FIELDS else (lambda p: p[field])
+        matches.sort(key=lambda p: (value(p), p["seq"]))
+    if sort_order == "desc":
+        matches.reverse()
+    start = (page - 1) * limit
+    with store.transaction():
+        return [(p, transactions_of(ctx, p)) for p in matches[start:start + limit]], len(matches)
+
+
+def transactions_of(ctx: Context, payment: dict) -> list[dict]:
+    return ctx.store.find("transactions", "payment", payment["id"])
+
+
+def payment_object(payment: dict, merchant: dict, transactions: list[dict], base_url: str, *,
+                   listed: bool = False) -> dict:
+    """The spec's Payment object: the get-payment form, or (`listed`) the list form,
+    which has no fixedFee, lists transactions in their short form, and carries the
+    merchant id as a string (the spec's quirk, reproduced on purpose)."""
+    asset = catalogue.asset(payment["assetShort"], payment["assetNetwork"]).as_api()
+    merchant_view = merchant_object(merchant)
+    if listed:
+        merchant_view["id"] = str(merchant_view["id"])
+    body = {
+        "id": payment["id"],
+        "status": payment["status"],
+        "displayStatus": payment["displayStatus"],
+        "amount": payment["amount"],
+        "totalReceivedAmount": payment["totalReceivedAmount"],
+        "addressTo": payment["addressTo"],
+        "destTag": payment["destTag"],
+        "confirmsNeeded": payment["confirmsNeeded"],
+        "timeout": payment["timeout"],
+        "checkoutUrl": checkout_url(base_url, payment["id"]),
+        "paymentRedirectUrl": payment_redirect_url(base_url, payment["id"]),
+        "invoice": payment["invoice"],
+        "asset": asset,
+        "customer": payment["customer"] or NO_CUSTOMER,
+        "merchant": merchant_view,
+        "transactions": [transaction_object(t, asset, listed=listed) for t in transactions],
+    }
+    if not listed:
+        body["fixedFee"] = payment["fixedFee"]
+    body["createdAt"] = payment["createdAt"]
+    body["updatedAt"] = payment["updatedAt"]
+    return body
+
+
+def transaction_object(transaction: dict, asset: dict, *, listed: bool = False) -> dict:
+    """The spec's payment transaction: full in get payment, short (with `date`) in the list."""
+    body = {"paymentId": transaction["paymentId"], "txnId": transaction["txnId"],
+            "receivedAmount": transaction["amount"], "addressFrom": transaction["addressFrom"],
+            "addressTo": transaction["addressTo"], "destTag": transaction["destTag"], "asset": asset}
+    if listed:
+        body["date"] = transaction["createdAt"]
+    else:
+        body.update(fixedFee=transaction["fixedFee"], percentFee=transaction["percentFee"],
+                    riskScore=transaction["riskScore"], isDanger=transaction["isDanger"],
+                    createdAt=transaction["createdAt"])
+    return body

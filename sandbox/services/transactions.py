@@ -1,0 +1,90 @@
+"""Simulated on-chain deposits: what the gateway's chain scanner would see."""
+
+from decimal import Decimal
+
+from sandbox import catalogue
+from sandbox.chains import chain_for
+from sandbox.clock import to_iso
+from sandbox.domain import aml, payments as payment_rules
+from sandbox.domain.assets import normalise, parse_asset_amount, require_asset, require_network
+from sandbox.domain.errors import Conflict, InvalidRequest
+from sandbox.domain.fees import in_asset, percent_fee
+from sandbox.domain.market import price_usd
+from sandbox.domain.money import format_amount
+from sandbox.domain.seed import derive_bytes
+from sandbox.services import Context, addresses, payments, wallets
+from sandbox.services.network_fee import sweep_fee
+
+
+def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
+    """A transaction into one of the merchant's deposit addresses. It credits the
+    wallet, joins the address's oldest OPEN payment of the same asset (if any),
+    is charged the merchant's fees and gets an AML score; a dangerous score
+    blocks the wallet and flags the payment AML_CHECK_DANGER."""
+    network_name, short = normalise(request["assetNetwork"], request["assetShort"])
+    network = require_network(network_name)
+    asset = require_asset(network, short)
+    amount = parse_asset_amount(request["amount"], asset)
+    chain = chain_for(network.name)
+    if request.get("addressFrom") is not None and not chain.is_valid_address(request["addressFrom"]):
+        raise InvalidRequest(f"addressFrom is not a valid {network.name} address")
+    merchant_id = merchant["id"]
+    with ctx.store.transaction():
+        address = addresses.merchant_address(ctx, merchant_id, network, request["addressTo"])
+        if address is None:
+            raise InvalidRequest(f"addressTo is not one of this merchant's deposit addresses on {network.name}")
+        dest_tag = request.get("destTag")
+        if dest_tag is not None and dest_tag != address["destTag"]:
+            raise InvalidRequest("destTag does not match the memo of addressTo")
+        sequence = ctx.store.count("transactions", "merchant", merchant_id)
+        txn_id = request.get("txnId") or chain.transaction_id(derive_bytes(ctx.seed, "txn", merchant_id, sequence,
+                                                                           size=64))
+        if ctx.store.get("transactions", f"{network.name}:{txn_id}") is not None:
+            raise Conflict(f"transaction {txn_id} is already recorded on {network.name}")
+        address_from = (chain.canonical(request["addressFrom"]) if request.get("addressFrom") is not None
+                        else addresses.outside_address(ctx, network, merchant_id, sequence))
+        risk_score = request.get("riskScore")
+        if risk_score is None:
+            risk_score = aml.default_risk_score(ctx.seed, merchant_id, network.name, txn_id)
+        danger = aml.is_danger(risk_score, merchant["amlThreshold"])
+        open_payments = [p for p in ctx.store.find("payments", "wallet", (network.name, address["address"], asset.short))
+                         if p["status"] == payment_rules.OPEN]
+        payment = open_payments[0] if open_payments else None
+        if payment:
+            fixed_fee = Decimal(payment["fixedFee"])
+        else:
+            fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
+        now = to_iso(ctx.clock.now())
+        transaction = {
+            "merchantId": merchant_id,
+            "seq": sequence,
+            "paymentId": payment["id"] if payment else None,
+            "clientId": address["clientId"],
+            "network": network.name,
+            "asset": asset.short,
+            "txnId": txn_id,
+            "amount": format_amount(amount),
+            "addressFrom": address_from,
+            "addressTo": address["address"],
+            "destTag": address["destTag"],
+            "fixedFee": format_amount(fixed_fee),
+            "percentFee": format_amount(percent_fee(amount, Decimal(merchant["feePercent"]), asset)),
+            "networkFee": format_amount(sweep_fee(ctx, merchant, network, asset)),
+            "riskScore": risk_score,
+            "isDanger": danger,
+            "amlPriceUsd": format_amount(aml.CHECK_PRICE_USD),
+            "checkedAt": now,
+            "createdAt": now,
+        }
+        ctx.store.put("transactions", transaction)
+        wallets.credit(ctx, address, asset.short, amount, block=danger)
+        if payment:
+            payments.receive(ctx, payment, transaction)
+    return transaction
+
+
+def deposit_object(transaction: dict) -> dict:
+    """A recorded deposit as the control API shows it: the get-payment transaction
+    fields, plus the network fee and the AML check's price and time."""
+    return {**transaction, "receivedAmount": transaction["amount"],
+            "asset": catalogue.asset(transaction["asset"], transaction["network"]).as_api()}
