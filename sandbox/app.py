@@ -69,7 +69,8 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config["SANDBOX_ADMIN_TOKEN"] = settings.admin_token
     app.json.sort_keys = False
-    app.extensions["sandbox"] = Context(store=store, clock=clock or Clock(), seed=settings.seed)
+    app.extensions["sandbox"] = Context(store=store, clock=clock or Clock(), seed=settings.seed,
+                                        credential_secret=settings.admin_token or "")
 
     gateway = _api(app, "V2", "Merchant crypto payment gateway API",
                    "The gateway's v2 API as the sandbox serves it.", "/")

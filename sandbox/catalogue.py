@@ -32,10 +32,6 @@ class Network:
     assets: dict[str, Asset]
 
     @property
-    def native(self) -> Asset:
-        return self.assets[self.native_asset]
-
-    @property
     def withdrawable(self) -> list[Asset]:
         return [asset for asset in self.assets.values() if asset.withdraw_enabled]
 

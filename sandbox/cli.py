@@ -15,9 +15,13 @@ DEFAULT_DATA = os.path.join(".sandbox", "sandbox.json")
 CONTRACTS = {"V2": "openapi.yaml", "SANDBOX": "sandbox-openapi.yaml"}
 
 
-def _open(data: str | None, memory: bool) -> Store:
+# A worker that gunicorn starts while the one it replaces is still leaving waits this long.
+WORKER_LOCK_WAIT_SECONDS = 30
+
+
+def _open(data: str | None, memory: bool, lock_timeout: float = 0) -> Store:
     try:
-        return open_store(None if memory else data or DEFAULT_DATA)
+        return open_store(None if memory else data or DEFAULT_DATA, lock_timeout=lock_timeout)
     except (StoreCorrupted, StoreLocked) as error:
         raise click.ClickException(str(error)) from None
 
@@ -81,8 +85,8 @@ def serve(host, port, data, memory, seed, admin_token, threads, quiet):
     click.echo(f"    HMAC secret {demo['hmacSecret']}")
     sys.stdout.flush()
     # A memory store starts empty again in the worker; the seed gives it the same demo merchant.
-    SandboxServer(lambda: _app(_open(data, memory), settings)[0], host=host, port=port, threads=threads,
-                  quiet=quiet).run()
+    SandboxServer(lambda: _app(_open(data, memory, WORKER_LOCK_WAIT_SECONDS), settings)[0], host=host, port=port,
+                  threads=threads, quiet=quiet).run()
 
 
 @main.group()

@@ -1,14 +1,18 @@
-"""API-KEY authentication and X-HMAC verification for /v2 and /sandbox endpoints."""
+"""API-KEY authentication and X-HMAC verification for /v2 and /sandbox endpoints, and
+the admin token that guards merchant creation."""
 
+import hmac
 from functools import wraps
 
-from flask import g, request
+from flask import current_app, g, request
 
 from sandbox.api import context
+from sandbox.domain.errors import Unauthorized
 from sandbox.services import merchants
 
 API_KEY_HEADER = "API-KEY"
 SIGNATURE_HEADER = "X-HMAC"
+ADMIN_TOKEN_HEADER = "X-Sandbox-Admin-Token"
 
 
 def merchant_required(*, signed: bool = False):
@@ -25,3 +29,15 @@ def merchant_required(*, signed: bool = False):
             return view(*args, **kwargs)
         return wrapper
     return decorator
+
+
+def admin_token_required(view):
+    """When the server has an admin token, only its holder may pass."""
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        expected = current_app.config.get("SANDBOX_ADMIN_TOKEN")
+        given = request.headers.get(ADMIN_TOKEN_HEADER, "")
+        if expected and not hmac.compare_digest(given.encode(), expected.encode()):
+            raise Unauthorized(f"a valid {ADMIN_TOKEN_HEADER} header is required")
+        return view(*args, **kwargs)
+    return wrapper

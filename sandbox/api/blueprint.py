@@ -7,8 +7,7 @@ from sandbox.api.errors import ErrorSchema, GatewayParser, error_body
 
 DESCRIPTIONS = {400: "Validation failure", 401: "Invalid or missing API-KEY",
                 403: "Invalid X-HMAC signature, or data of another merchant", 404: "Not found",
-                409: "The resource's state does not allow this", 429: "Rate limit exceeded",
-                500: "Server-side error"}
+                409: "Conflicts with what is recorded", 500: "Server-side error"}
 API_KEY_SECURITY = [{"ApiKey": []}]
 SIGNATURE_PARAMETER = {
     "in": "header", "name": SIGNATURE_HEADER, "required": True, "schema": {"type": "string"},

@@ -15,14 +15,14 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from sandbox.domain.errors import Conflict, Forbidden, GatewayError, InvalidRequest, NotFound, Unauthorized
+from sandbox.domain.errors import Conflict, Forbidden, GatewayError, InvalidRequest, NotFound, Num, Unauthorized
 
 log = logging.getLogger(__name__)
 
 STATUS_BY_ERROR = {InvalidRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409}
 # `num` for errors that carry none of their own (network-fee bodies always have one).
-DEFAULT_NUM_BY_STATUS = {400: 10000, 401: 10001, 403: 10003, 404: 10004, 405: 10005, 409: 10009, 413: 10013,
-                         415: 10015, 429: 10029, 500: 10500}
+DEFAULT_NUM_BY_STATUS = {400: Num.INVALID, 401: Num.UNAUTHORIZED, 403: Num.FORBIDDEN, 404: Num.NOT_FOUND,
+                         405: Num.METHOD_NOT_ALLOWED, 409: Num.CONFLICT, 413: Num.TOO_LARGE, 500: Num.INTERNAL}
 
 
 class ErrorSchema(ma.Schema):
@@ -90,6 +90,15 @@ class GatewayParser(FlaskParser):
         field = next(iter(messages), None) if isinstance(messages, dict) else None
         raise InvalidRequest(first_message(messages), num=getattr(schema, "ERROR_NUMS", {}).get(field))
 
+    def load_querystring(self, req, schema):
+        """A parameter that takes one value may be given once: which of two values
+        would count is anybody's guess, so the request is refused."""
+        for key in req.args:
+            field = schema.fields.get(key)
+            if field is not None and not isinstance(field, ma.fields.List) and len(req.args.getlist(key)) > 1:
+                raise InvalidRequest(f"{key} must be given once")
+        return super().load_querystring(req, schema)
+
     def _raw_load_json(self, req):
         if not is_json_request(req):
             if req.get_data(cache=True):
@@ -102,13 +111,25 @@ class GatewayParser(FlaskParser):
                 return core.missing
             raise InvalidRequest("request body is not valid JSON") from None
 
-    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
-        raise InvalidRequest("request body is not valid JSON")
+
+
+def _blueprint_of_path():
+    """The blueprint that serves this path, even when routing failed on the method
+    (405), so that a path keeps its family's error shape."""
+    if request.blueprint:
+        return current_app.blueprints.get(request.blueprint)
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    for method in ("GET", "POST", "PATCH"):
+        try:
+            endpoint, _ = adapter.match(method=method)
+        except HTTPException:
+            continue
+        return current_app.blueprints.get(endpoint.rpartition(".")[0])
+    return None
 
 
 def render_error(status: int, message: str, num: int | None = None, headers=None):
-    blueprint = current_app.blueprints.get(request.blueprint or "")
-    body = getattr(blueprint, "error_body", error_body)(status, message, num)
+    body = getattr(_blueprint_of_path(), "error_body", error_body)(status, message, num)
     response = jsonify(body)
     response.status_code = status
     for name, value in (headers or {}).items():

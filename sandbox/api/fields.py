@@ -7,7 +7,7 @@ from email_validator import EmailNotValidError, validate_email
 
 # A decimal string as the gateway renders it (responses).
 DECIMAL_STRING_PATTERN = r"^[0-9]+(\.[0-9]+)?$"
-# A requested amount: digits with at most 8 decimals.
+# A requested amount of a withdrawal: digits with at most 8 decimals.
 REQUESTED_AMOUNT_PATTERN = r"^[0-9]{1,30}(\.[0-9]{1,8})?$"
 
 
@@ -25,6 +25,42 @@ class Text(ma.fields.String):
         return text
 
 
+MAX_PAGE = 1_000_000
+
+
+def name(field: str, *, validate_length: int = 32, **kwargs) -> Text:
+    """A required name (a network, a ticker): blank is as good as missing."""
+    message = f"{field} is required"
+    return Text(required=True, error_messages={"required": message},
+                validate=[ma.validate.Regexp(r"\S", error=message),
+                          ma.validate.Length(max=validate_length, error=f"{field} is too long")], **kwargs)
+
+
+class StrictBoolean(ma.fields.Boolean):
+    """A JSON true or false, and nothing else (marshmallow also takes 1, "yes", "on")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class QueryBoolean(ma.fields.Boolean):
+    """A query flag: true or false (also 1 or 0)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(truthy={"true", "1"}, falsy={"false", "0"}, **kwargs)
+
+
+class Count(ma.fields.Integer):
+    """A whole number in a query string: ASCII digits only (int() would take "１")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not re.fullmatch(r"[0-9]{1,12}", value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def decimal_string(**kwargs) -> ma.fields.String:
     """A money amount rendered as a decimal string (never a JSON number)."""
     metadata = {"pattern": DECIMAL_STRING_PATTERN, "example": "10.5", **kwargs.pop("metadata", {})}
@@ -38,7 +74,7 @@ def requested_amount(**kwargs) -> Text:
     return Text(metadata=metadata, **kwargs)
 
 
-def _deliverable_syntax(value: str) -> None:
+def _email_syntax(value: str) -> None:
     try:
         validate_email(value, check_deliverability=False)
     except EmailNotValidError:
@@ -46,10 +82,10 @@ def _deliverable_syntax(value: str) -> None:
 
 
 class Email(ma.fields.Email):
-    """An e-mail address checked by email-validator (syntax only; no DNS lookups)."""
+    """An e-mail address whose syntax email-validator accepts (no DNS lookups)."""
 
     def __init__(self, **kwargs):
-        super().__init__(validate=_deliverable_syntax, **kwargs)
+        super().__init__(validate=_email_syntax, **kwargs)
 
 
 class CsvList(ma.fields.List):

@@ -6,29 +6,26 @@ from flask import g
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.errors import CodedErrorSchema, coded_error_body
-from sandbox.api.fields import Text
+from sandbox.api.fields import Text, name
 from sandbox.api.schemas import Schema
+from sandbox.domain.errors import Num
 from sandbox.services.network_fee import estimate_network_fee
 
 blp = GatewayBlueprint("network_fee", __name__, url_prefix="/v2", description="Network fee estimates",
                        error_body=coded_error_body, error_schema=CodedErrorSchema)
 
 
-def _required_text(name: str, **metadata) -> Text:
-    message = f"{name} is required"
-    return Text(required=True, validate=ma.validate.Length(min=1, error=message),
-                error_messages={"required": message}, metadata=metadata)
-
-
 class NetworkFeeQuerySchema(Schema):
-    assetNetwork = _required_text("assetNetwork", example="tron")
-    addressFrom = _required_text("addressFrom", description="One of the merchant's wallet addresses on the network")
-    addressTo = _required_text("addressTo")
-    assetShort = Text(validate=ma.validate.Length(min=1),
+    assetNetwork = name("assetNetwork", metadata={"example": "tron"})
+    addressFrom = name("addressFrom", validate_length=128,
+                       metadata={"description": "One of the merchant's wallet addresses on the network"})
+    addressTo = name("addressTo", validate_length=128)
+    assetShort = Text(validate=ma.validate.Regexp(r"\S", error="assetShort must not be empty"),
                       metadata={"description": "Omitted: one entry per withdraw-enabled coin of the network"})
 
     # `num` of the 400 when a parameter fails validation here.
-    ERROR_NUMS = {"assetNetwork": 10040, "addressFrom": 10041, "addressTo": 10042}
+    ERROR_NUMS = {"assetNetwork": Num.MISSING_NETWORK, "addressFrom": Num.MISSING_ADDRESS_FROM,
+                  "addressTo": Num.MISSING_ADDRESS_TO, "assetShort": Num.UNKNOWN_ASSET}
 
 
 class TronResourceSchema(Schema):

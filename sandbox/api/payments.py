@@ -5,7 +5,7 @@ from flask import g, request
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import CsvList, Text, decimal_string
+from sandbox.api.fields import MAX_PAGE, Count, CsvList, Text, decimal_string
 from sandbox.api.schemas import AssetSchema, CustomerSchema, MerchantSchema, Schema, timestamp
 from sandbox.domain.payments import DISPLAY_STATUSES, STATUSES
 from sandbox.services.payments import SORT_FIELDS, get_payment, list_payments, payment_object
@@ -97,8 +97,8 @@ class PaymentQuerySchema(Schema):
     invoices = CsvList(metadata={"description": "Invoice references, comma-separated"})
     sortField = ma.fields.String(load_default="created_at", validate=ma.validate.OneOf(tuple(SORT_FIELDS)))
     sortOrder = ma.fields.String(load_default="desc", validate=ma.validate.OneOf(("asc", "desc")))
-    page = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1))
-    limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=100))
+    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
 
 class PaymentListSchema(Schema):

@@ -2,7 +2,7 @@
 
 import marshmallow as ma
 
-from sandbox.api.fields import Email, Text
+from sandbox.api.fields import Email, Text, name
 
 
 class Schema(ma.Schema):
@@ -16,8 +16,8 @@ class Schema(ma.Schema):
 class AssetRefSchema(Schema):
     """An asset in a request: `short` and `network` only."""
 
-    short = Text(required=True, metadata={"example": "USDT"})
-    network = Text(required=True, metadata={"example": "tron"})
+    short = name("asset.short", validate_length=32, metadata={"example": "USDT"})
+    network = name("asset.network", validate_length=32, metadata={"example": "tron"})
 
 
 class AssetSchema(Schema):

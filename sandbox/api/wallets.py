@@ -5,7 +5,7 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import Text, decimal_string
+from sandbox.api.fields import MAX_PAGE, Count, QueryBoolean, Text, decimal_string
 from sandbox.api.payments import base_url
 from sandbox.api.schemas import Schema, timestamp
 from sandbox.domain.payments import DISPLAY_STATUSES, STATUSES
@@ -24,17 +24,17 @@ class WalletInfoQuerySchema(Schema):
                     metadata={"description": "Unix seconds; filters transactions only together with dateTo"})
     dateTo = Text(validate=ma.validate.Regexp(UNIX_SECONDS, error="dateTo must be a Unix timestamp in seconds"),
                   metadata={"description": "Unix seconds; filters transactions only together with dateFrom"})
-    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, MAX_LIMIT),
+    limit = Count(load_default=100, validate=ma.validate.Range(1, MAX_LIMIT),
                               metadata={"description": "Transactions per page"})
     sort = ma.fields.String(load_default="desc", validate=ma.validate.OneOf(("asc", "desc")),
                             metadata={"description": "By createdAt; desc is newest first"})
-    blocked = ma.fields.Boolean(load_default=True, metadata={"description": "false: only ACTIVE wallets"})
-    zeroBalance = ma.fields.Boolean(load_default=True, metadata={"description": "false: only balances above 0"})
+    blocked = QueryBoolean(load_default=True, metadata={"description": "false: only ACTIVE wallets"})
+    zeroBalance = QueryBoolean(load_default=True, metadata={"description": "false: only balances above 0"})
     assetShort = Text(validate=ma.validate.Length(min=1, max=32))
     assetNetwork = Text(validate=ma.validate.Length(min=1, max=32))
-    page = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1),
+    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE),
                              metadata={"description": "1-based page of the transactions"})
-    pageSize = ma.fields.Integer(validate=ma.validate.Range(1, MAX_LIMIT),
+    pageSize = Count(validate=ma.validate.Range(1, MAX_LIMIT),
                                  metadata={"description": "Transactions per page; when sent, it overrides limit"})
 
 

@@ -5,7 +5,7 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import CsvList, Text, decimal_string, requested_amount
+from sandbox.api.fields import MAX_PAGE, Count, CsvList, StrictBoolean, Text, decimal_string, requested_amount
 from sandbox.api.schemas import (AssetRefSchema, AssetSchema, CustomerInputSchema, CustomerSchema, MerchantSchema,
                                  Schema, timestamp)
 from sandbox.domain.withdrawals import STATUSES
@@ -23,11 +23,11 @@ class WithdrawalRequestSchema(Schema):
     destTag = Text(required=True, allow_none=True, validate=ma.validate.Length(max=128),
                    metadata={"description": "Empty string or null when not applicable"})
     invoice = Text(required=True, validate=ma.validate.Length(min=1, max=255))
-    addressFrom = Text(validate=ma.validate.Length(min=1, max=128),
-                       metadata={"description": "Withdraw-direct source; only together with clientId"})
-    clientId = Text(validate=ma.validate.Length(min=1, max=255),
-                    metadata={"description": "Owner of addressFrom; only together with addressFrom"})
-    transferAll = ma.fields.Boolean(metadata={"description": "Withdraw the whole balance of addressFrom"})
+    addressFrom = Text(allow_none=True, validate=ma.validate.Length(min=1, max=128),
+                       metadata={"description": "Withdraw-direct source; only together with clientId. Null: absent"})
+    clientId = Text(allow_none=True, validate=ma.validate.Length(min=1, max=255),
+                    metadata={"description": "Owner of addressFrom; only together with addressFrom. Null: absent"})
+    transferAll = StrictBoolean(allow_none=True, metadata={"description": "Withdraw the whole balance of addressFrom"})
 
 
 class WithdrawalSchema(Schema):
@@ -56,8 +56,8 @@ class WithdrawalQuerySchema(Schema):
     invoices = CsvList(metadata={"description": "Invoice references; repeated or comma-separated"})
     statuses = CsvList(choices=STATUSES, metadata={"description": "OPEN, APPROVED, COMPLETE, CANCELLED; repeated or "
                                                                    "comma-separated"})
-    page = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1))
-    limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=100))
+    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
 
 class WithdrawalListSchema(Schema):

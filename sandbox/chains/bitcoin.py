@@ -36,6 +36,10 @@ class Bitcoin(Chain):
                 continue
         return False
 
+    def canonical(self, address: str) -> str:
+        """bech32 is case-insensitive and written in lowercase; base58 is case-sensitive."""
+        return address.lower() if address.lower().startswith(MAINNET_HRP + "1") else address
+
     def estimate_fee(self, asset: Asset, sender: AccountState, recipient: AccountState,
                      price_factor: Decimal) -> FeeEstimate:
         rate = (BASE_FEE_RATE_SAT_PER_VBYTE * price_factor).quantize(Decimal(1))

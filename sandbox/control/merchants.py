@@ -1,24 +1,21 @@
 """POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me"""
 
-import hmac
 from decimal import Decimal
-from functools import wraps
 
 import marshmallow as ma
-from flask import current_app, g, request
+from flask import g
 
 from sandbox.api import context
+from sandbox.api.auth import admin_token_required
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import DECIMAL_STRING_PATTERN, Email, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
-from sandbox.domain.errors import Unauthorized
 from sandbox.domain.market import DEFAULT_PRICES_USD
 from sandbox.services import merchants
 
 blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
 
-ADMIN_TOKEN_HEADER = "X-Sandbox-Admin-Token"
 MAX_AUTO_APPROVE_SECONDS = 365 * 24 * 3600
 
 _http_url = ma.validate.URL(schemes={"http", "https"}, require_tld=False)
@@ -91,18 +88,6 @@ class SandboxMerchantSchema(Schema):
                             metadata={"description": "USD price overrides"})
     apiKey = ma.fields.String(required=True, metadata={"description": "Send as the API-KEY header"})
     hmacSecret = ma.fields.String(required=True, metadata={"description": "Key of the X-HMAC signature"})
-
-
-def admin_token_required(view):
-    """When the server has an admin token, only its holder may create merchants."""
-    @wraps(view)
-    def wrapper(*args, **kwargs):
-        expected = current_app.config.get("SANDBOX_ADMIN_TOKEN")
-        given = request.headers.get(ADMIN_TOKEN_HEADER, "")
-        if expected and not hmac.compare_digest(given.encode(), expected.encode()):
-            raise Unauthorized(f"a valid {ADMIN_TOKEN_HEADER} header is required")
-        return view(*args, **kwargs)
-    return wrapper
 
 
 @blp.route("/merchants", methods=["POST"])

@@ -5,7 +5,7 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import Text, requested_amount
+from sandbox.api.fields import Text, name, requested_amount
 from sandbox.api.payments import PaymentEnvelopeSchema, base_url
 from sandbox.api.schemas import CustomerInputSchema, Schema
 from sandbox.services.payments import create_payment, payment_object
@@ -18,8 +18,8 @@ MAX_TIMEOUT_SECONDS = 30 * 24 * 3600
 class PaymentCreateSchema(Schema):
     amount = requested_amount(required=True, metadata={"description": "Decimal string within the asset's decimals",
                                                        "pattern": r"^[0-9]{1,30}(\.[0-9]{1,18})?$"})
-    assetShort = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "USDT"})
-    assetNetwork = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "tron"})
+    assetShort = name("assetShort", metadata={"example": "USDT"})
+    assetNetwork = name("assetNetwork", metadata={"example": "tron"})
     clientId = Text(validate=ma.validate.Length(min=1, max=255),
                     metadata={"description": "Pay into the client's bound deposit address"})
     invoice = Text(allow_none=True, validate=ma.validate.Length(max=255))

@@ -5,7 +5,7 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import Text, decimal_string
+from sandbox.api.fields import Text, decimal_string, name
 from sandbox.api.schemas import AssetSchema, Schema, timestamp
 from sandbox.services.transactions import deposit_object, record_deposit
 
@@ -14,8 +14,8 @@ blp = GatewayBlueprint("sandbox_transactions", __name__, url_prefix="/sandbox",
 
 
 class DepositRequestSchema(Schema):
-    assetNetwork = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "tron"})
-    assetShort = Text(required=True, validate=ma.validate.Length(min=1, max=32), metadata={"example": "USDT"})
+    assetNetwork = name("assetNetwork", metadata={"example": "tron"})
+    assetShort = name("assetShort", metadata={"example": "USDT"})
     addressTo = Text(required=True, validate=ma.validate.Length(min=1, max=128),
                      metadata={"description": "One of the merchant's deposit addresses"})
     amount = Text(required=True, validate=ma.validate.Regexp(r"^[0-9]{1,30}(\.[0-9]{1,18})?$",

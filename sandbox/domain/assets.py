@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from sandbox import catalogue
 from sandbox.catalogue import Asset, Network
-from sandbox.domain.errors import InvalidRequest
+from sandbox.domain.errors import InvalidRequest, Num
 from sandbox.domain.money import decimal_places, parse_amount
 
 
@@ -25,14 +25,14 @@ def normalise(network_name: str, asset_short: str) -> tuple[str, str]:
 def require_network(network_name: str) -> Network:
     network = catalogue.network(network_name)
     if network is None:
-        raise InvalidRequest(f"assetNetwork {network_name} is not supported", num=10043)
+        raise InvalidRequest(f"assetNetwork {network_name} is not supported", num=Num.UNKNOWN_NETWORK)
     return network
 
 
 def require_asset(network: Network, asset_short: str) -> Asset:
     asset = network.assets.get(asset_short)
     if asset is None:
-        raise InvalidRequest(f"assetShort {asset_short} is not supported on {network.name}", num=10044)
+        raise InvalidRequest(f"assetShort {asset_short} is not supported on {network.name}", num=Num.UNKNOWN_ASSET)
     return asset
 
 

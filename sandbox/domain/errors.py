@@ -5,6 +5,27 @@ to clients (the spec's `{code, num, message}` body); the others carry it for log
 """
 
 
+class Num:
+    """Every stable `num` code, in one place (the README lists them)."""
+
+    INVALID = 10000
+    UNAUTHORIZED = 10001
+    FORBIDDEN = 10003
+    NOT_FOUND = 10004
+    METHOD_NOT_ALLOWED = 10005
+    CONFLICT = 10009
+    TOO_LARGE = 10013
+    INTERNAL = 10500
+    MISSING_NETWORK = 10040
+    MISSING_ADDRESS_FROM = 10041
+    MISSING_ADDRESS_TO = 10042
+    UNKNOWN_NETWORK = 10043
+    UNKNOWN_ASSET = 10044
+    INVALID_ADDRESS_TO = 10045
+    UNKNOWN_ADDRESS_FROM = 10046
+    WITHDRAWALS_DISABLED = 10047
+
+
 class GatewayError(Exception):
     """Base of every error a client can cause. `message` is the text clients see."""
 
@@ -27,7 +48,7 @@ class Forbidden(GatewayError):
 
 
 class NotFound(GatewayError):
-    """No such resource for this merchant (get-payment maps it to 400, as the spec does)."""
+    """No such resource for this merchant: 404."""
 
 
 class Conflict(GatewayError):

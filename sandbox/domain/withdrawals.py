@@ -1,11 +1,11 @@
 """Withdrawal rules: what a valid request is, and the states a withdrawal goes through."""
 
+import re
 from decimal import Decimal
 
 from sandbox.catalogue import Asset
 from sandbox.domain.assets import parse_asset_amount
 from sandbox.domain.errors import InvalidRequest
-from sandbox.domain.money import decimal_places, parse_amount
 
 OPEN, APPROVED, CANCELLED, COMPLETE = "OPEN", "APPROVED", "CANCELLED", "COMPLETE"
 STATUSES = (OPEN, APPROVED, CANCELLED, COMPLETE)
@@ -20,12 +20,21 @@ def require_supported(short: str, network: str) -> None:
         raise InvalidRequest("unsupported asset and network combination")
 
 
+_REQUESTED_AMOUNT = re.compile(r"^[0-9]{1,30}(\.[0-9]{1,%d})?$" % MAX_AMOUNT_PLACES)
+
+
 def parse_requested_amount(text: str, asset: Asset) -> Decimal:
-    """A positive decimal string with at most 8 decimals, and no more than the asset has."""
-    amount = parse_amount(text)
-    if amount is None or decimal_places(amount) > MAX_AMOUNT_PLACES:
+    """A positive decimal string with at most 8 decimals as sent (trailing zeros
+    count), and no more significant ones than the asset has."""
+    if not isinstance(text, str) or not _REQUESTED_AMOUNT.match(text):
         raise InvalidRequest("amount must be a decimal string with at most 8 decimal places")
     return parse_asset_amount(text, asset)
+
+
+def require_transferable(balance: Decimal) -> Decimal:
+    if balance <= 0:
+        raise InvalidRequest("transferAll: the balance of addressFrom is 0")
+    return balance
 
 
 def require_direct_mode_pair(address_from: str | None, client_id: str | None, transfer_all: bool) -> bool:

@@ -13,3 +13,6 @@ class Context:
     store: Repository
     clock: Clock
     seed: int
+    # Mixed into every credential: with an admin token set, knowing the (public) seed
+    # is not enough to compute another merchant's API key or HMAC secret.
+    credential_secret: str = ""

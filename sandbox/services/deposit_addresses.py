@@ -8,14 +8,15 @@ MAX_ADDRESSES = 100
 
 
 def create_deposit_addresses(ctx: Context, merchant: dict, asset_network: str, asset_short: str,
-                             number: int | None, client_id: str | None) -> list[dict]:
+                             number, client_id: str | None) -> list[dict]:
     """With a clientId: the address bound to merchant + network + clientId (created
-    on first use), whatever the asset. Without: `number` fresh addresses."""
+    on first use), whatever the asset, and `number` is ignored whatever it holds.
+    Without: `number` (an integer from 1 to 100) fresh addresses."""
     network_name, short = normalise(asset_network, asset_short)
     network = require_network(network_name)
     asset = require_asset(network, short)
-    if client_id is None and (number is None or not 1 <= number <= MAX_ADDRESSES):
-        raise InvalidRequest("number must be between 1 and 100")
+    if client_id is None and not (type(number) is int and 1 <= number <= MAX_ADDRESSES):  # bool is no number
+        raise InvalidRequest(f"number must be between 1 and {MAX_ADDRESSES}")
     with ctx.store.transaction():
         if client_id is not None:
             records = [addresses.client_address(ctx, merchant["id"], network, client_id)]

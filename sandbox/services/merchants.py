@@ -5,7 +5,7 @@ from decimal import Decimal
 from sandbox.clock import to_iso
 from sandbox.domain import aml, fees, signing
 from sandbox.domain.money import format_amount
-from sandbox.domain.errors import Forbidden, Unauthorized
+from sandbox.domain.errors import Forbidden, Num, Unauthorized
 from sandbox.domain.seed import derive_token
 from sandbox.services import Context
 
@@ -23,14 +23,16 @@ SETTINGS = ("name", "email", *DEFAULTS)
 
 
 def create_merchant(ctx: Context, settings: dict) -> dict:
-    """A new merchant; its API key and HMAC secret derive from the seed and its id."""
+    """A new merchant; its API key and HMAC secret derive from the seed, the server's
+    admin token (when it has one) and the merchant's id."""
+    secret = [ctx.credential_secret] if ctx.credential_secret else []
     with ctx.store.transaction():
         merchant_id = ctx.store.count_all("merchants") + 1
         merchant = {
             "id": merchant_id,
             **_settled({**DEFAULTS, **settings}),
-            "apiKey": "sk_sandbox_" + derive_token(ctx.seed, "api-key", merchant_id, size=20),
-            "hmacSecret": "hs_sandbox_" + derive_token(ctx.seed, "hmac-secret", merchant_id, size=24),
+            "apiKey": "sk_sandbox_" + derive_token(ctx.seed, "api-key", *secret, merchant_id, size=20),
+            "hmacSecret": "hs_sandbox_" + derive_token(ctx.seed, "hmac-secret", *secret, merchant_id, size=24),
             "createdAt": to_iso(ctx.clock.now()),
         }
         ctx.store.put("merchants", merchant)
@@ -61,14 +63,14 @@ def _settled(settings: dict) -> dict:
 def authenticate(ctx: Context, api_key: str | None) -> dict:
     found = ctx.store.find("merchants", "apiKey", api_key) if api_key else []
     if not found:
-        raise Unauthorized("unauthorized", num=10001)
+        raise Unauthorized("unauthorized", num=Num.UNAUTHORIZED)
     return found[0]
 
 
 def verify_signature(merchant: dict, body: bytes, signature: str | None) -> None:
     if not signing.verify(merchant["hmacSecret"], body, signature, merchant["hmacAlgorithm"],
                           merchant["hmacEncoding"]):
-        raise Forbidden("invalid signature", num=10003)
+        raise Forbidden("invalid signature", num=Num.FORBIDDEN)
 
 
 def update_merchant(ctx: Context, merchant: dict, changes: dict) -> dict:

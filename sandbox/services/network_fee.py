@@ -5,14 +5,10 @@ from decimal import Decimal
 from sandbox.catalogue import Asset, Network
 from sandbox.chains import EXTERNAL_ACCOUNT, chain_for
 from sandbox.domain.assets import normalise_network, normalise_ticker, require_asset, require_network
-from sandbox.domain.errors import InvalidRequest
+from sandbox.domain.errors import InvalidRequest, Num
 from sandbox.domain.market import fee_price_factor, price_usd
 from sandbox.domain.money import format_amount, quantize_down
 from sandbox.services import Context, addresses, wallets
-
-# Stable `num` codes of the network-fee errors found here (the README lists them all).
-INVALID_ADDRESS_TO, UNKNOWN_ADDRESS_FROM, WITHDRAWALS_DISABLED = 10045, 10046, 10047
-
 
 def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, address_from: str, address_to: str,
                          asset_short: str | None = None) -> dict:
@@ -22,17 +18,17 @@ def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, addre
         asset = require_asset(network, normalise_ticker(asset_short))
         if not asset.withdraw_enabled:
             raise InvalidRequest(f"withdrawals of {asset.short} are not enabled on {network.name}",
-                                 num=WITHDRAWALS_DISABLED)
+                                 num=Num.WITHDRAWALS_DISABLED)
         assets = [asset]
     else:
         assets = network.withdrawable
     chain = chain_for(network.name)
     if not chain.is_valid_address(address_to):
-        raise InvalidRequest(f"addressTo is not a valid {network.name} address", num=INVALID_ADDRESS_TO)
+        raise InvalidRequest(f"addressTo is not a valid {network.name} address", num=Num.INVALID_ADDRESS_TO)
     with ctx.store.transaction():
         source = addresses.merchant_address(ctx, merchant["id"], network, address_from)
         if source is None:
-            raise InvalidRequest(f"addressFrom not found on {network.name}", num=UNKNOWN_ADDRESS_FROM)
+            raise InvalidRequest(f"addressFrom not found on {network.name}", num=Num.UNKNOWN_ADDRESS_FROM)
         factor = fee_price_factor(ctx.seed, network.name, ctx.clock.now())
         fees = []
         for asset in assets:

@@ -35,7 +35,7 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
             if source is None or source["clientId"] != request["clientId"]:
                 raise Forbidden("addressFrom does not belong to this merchant and clientId")
         if transfer_all:
-            amount = wallets.balance_of(ctx, network, source["address"], asset.short)
+            amount = rules.require_transferable(wallets.balance_of(ctx, network, source["address"], asset.short))
         now = ctx.clock.now()
         sequence = ctx.store.count("withdrawals", "merchant", merchant["id"])
         auto_approve = merchant["autoApproveSeconds"]
@@ -49,7 +49,7 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
             "assetShort": asset.short,
             "assetNetwork": network.name,
             "addressFrom": "",
-            "addressTo": chain.canonical(request["addressTo"]),
+            "addressTo": request["addressTo"],
             "destTag": request.get("destTag") or "",
             "status": rules.OPEN,
             "customer": {key: request["customer"][key] for key in ("id", "name", "email")},

@@ -9,6 +9,7 @@ Documents handed out are the stored objects: callers never mutate them, they
 """
 
 import logging
+import os
 import threading
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Iterator, Protocol
 
 from sortedcontainers import SortedList
 
+from sandbox.store.journal import StoreCorrupted
 from sandbox.store.schema import TABLES
 from sandbox.store.text_index import TextIndex
 
@@ -24,8 +26,10 @@ log = logging.getLogger(__name__)
 Change = tuple[str, str, dict | None]  # (table, key, new document or None when deleted)
 
 
-# A journal this much longer than the store is folded into a new snapshot.
-MIN_JOURNAL_BEFORE_COMPACTION = 10_000
+# The journal is folded into a new snapshot once it holds this many transactions and
+# at least as many as the store holds documents (amortised O(1) per write). The
+# environment variable lets tests fold often.
+MIN_JOURNAL_BEFORE_COMPACTION = int(os.environ.get("SANDBOX_COMPACT_AFTER", "10000"))
 
 
 class Persistence(Protocol):
@@ -80,13 +84,17 @@ class Store(Repository):
         self._texts = {name: TextIndex() for name, table in TABLES.items() if table.text}
         if persistence:
             snapshot, changes = persistence.load()
-            for table, documents in snapshot.items():
-                if table in TABLES:
-                    for document in documents:
-                        self._apply(table, TABLES[table].key(document), document)
-            for table, key, document in changes:
-                if table in TABLES:
-                    self._apply(table, key, document)
+            try:
+                for table, documents in snapshot.items():
+                    if table in TABLES:
+                        for document in documents:
+                            self._apply(table, TABLES[table].key(document), document)
+                for table, key, document in changes:
+                    if table in TABLES:
+                        self._apply(table, key, document)
+            except (KeyError, TypeError, AttributeError, ValueError) as error:
+                persistence.close()
+                raise StoreCorrupted(f"the data does not have the shape this version expects: {error!r}") from None
             if persistence.journal_length:
                 self.compact()
 

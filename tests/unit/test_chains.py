@@ -74,7 +74,7 @@ INVALID = {
                  "dAC17F958D2ee523a2206206994597C13D831ec7", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
     "solana": ["1" * 31, "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNY0", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYBB"],
     "ton": ["EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDt", "EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs=",
-            "hello"],
+            "hello", "255:" + "ab" * 32, "-999:" + "ab" * 32, "kQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_ntm"],
     "bitcoin": ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdp", "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
                 "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb"],
 }
@@ -90,6 +90,13 @@ def test_invalid_addresses_fail(network, address):
     assert not chain_for(network).is_valid_address(address)
 
 
-def test_evm_canonical_spelling_is_the_checksum_one():
+def test_canonical_spellings_identify_one_account():
     assert chain_for("ethereum").canonical("0xdac17f958d2ee523a2206206994597c13d831ec7") == \
         "0xdAC17F958D2ee523a2206206994597C13D831ec7"
+    ton = chain_for("ton")
+    friendly = "UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p"
+    assert ton.canonical("EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs") == friendly
+    assert ton.canonical(friendly) == friendly
+    assert ton.canonical("0:b113a994b5024a16719f69139328eb759596c38a25f59028b146fecdc3621dfe") == friendly
+    assert chain_for("bitcoin").canonical("BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ") == \
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"

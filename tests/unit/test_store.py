@@ -7,8 +7,8 @@ import threading
 import pytest
 from tinydb import TinyDB
 
-from sandbox.store import Store, StoreCorrupted, StoreLocked, open_store
-from sandbox.store import repository
+from sandbox.store import Store, StoreCorrupted, StoreFailed, StoreLocked, open_store
+from sandbox.store import journal, repository
 
 
 def withdrawal(number: int, merchant: int = 1, **extra) -> dict:
@@ -65,7 +65,7 @@ def test_the_journal_replays_when_the_process_did_not_close_the_store(tmp_path):
     store = open_store(path)
     with store.transaction():
         store.put("withdrawals", withdrawal(1))
-    store._persistence._lock_file.close()  # as if the process died: no close(), no compaction
+    store._persistence.close()  # as if the process died: no compaction
     assert os.path.getsize(path + ".journal") > 0
     assert open_store(path).get("withdrawals", "w1") == withdrawal(1)
 
@@ -127,3 +127,101 @@ def test_concurrent_transactions_are_serialised():
     for thread in threads:
         thread.join()
     assert store.get("meta", "counter")["value"] == 800
+
+
+# -- failures while writing (the OS calls fail on purpose: there is no other way to get EIO) --
+
+
+def meta(name: str, value) -> dict:
+    return {"name": name, "value": value}
+
+
+def test_a_failed_fsync_leaves_no_trace_in_memory_or_on_disk(tmp_path, monkeypatch):
+    path = str(tmp_path / "data.json")
+    store = open_store(path)
+    with store.transaction():
+        store.put("meta", meta("kept", 1))
+    monkeypatch.setattr(journal.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(5, "EIO")))
+    with pytest.raises(OSError):
+        with store.transaction():
+            store.put("meta", meta("ghost", 2))
+    monkeypatch.undo()
+    assert store.get("meta", "ghost") is None
+    store._persistence.close()  # as if the process died now
+    reopened = open_store(path)
+    assert reopened.get("meta", "ghost") is None and reopened.get("meta", "kept") == meta("kept", 1)
+
+
+def test_a_partial_write_is_cut_back_and_later_writes_survive(tmp_path, monkeypatch):
+    path = str(tmp_path / "data.json")
+    store = open_store(path)
+    real_write = os.write
+
+    def short_then_full_disk(fd, data):
+        real_write(fd, data[:7])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal.os, "write", short_then_full_disk)
+    with pytest.raises(OSError):
+        with store.transaction():
+            store.put("meta", meta("failed", 1))
+    monkeypatch.undo()
+    with store.transaction():
+        store.put("meta", meta("ok", 2))
+    store._persistence.close()
+    reopened = open_store(path)
+    assert reopened.get("meta", "ok") == meta("ok", 2) and reopened.get("meta", "failed") is None
+
+
+def test_when_the_cut_back_fails_too_the_store_refuses_writes(tmp_path, monkeypatch):
+    store = open_store(str(tmp_path / "data.json"))
+    failing = lambda *args: (_ for _ in ()).throw(OSError(5, "EIO"))  # noqa: E731
+    monkeypatch.setattr(journal.os, "fsync", failing)
+    monkeypatch.setattr(journal.os, "ftruncate", failing)
+    with pytest.raises(OSError):
+        with store.transaction():
+            store.put("meta", meta("a", 1))
+    monkeypatch.undo()
+    with pytest.raises(StoreFailed):
+        with store.transaction():
+            store.put("meta", meta("b", 2))
+
+
+def test_a_crash_between_snapshot_and_journal_truncation_replays_harmlessly(tmp_path, monkeypatch):
+    path = str(tmp_path / "data.json")
+    store = open_store(path)
+    with store.transaction():
+        store.put("withdrawals", withdrawal(1, status="OPEN"))
+    with store.transaction():
+        store.put("withdrawals", withdrawal(1, status="APPROVED"))
+    monkeypatch.setattr(journal.os, "ftruncate", lambda *args: (_ for _ in ()).throw(SystemExit("killed")))
+    with pytest.raises(SystemExit):
+        store.compact()  # the snapshot is renamed in place, then the process "dies"
+    monkeypatch.undo()
+    store._persistence.close()
+    assert os.path.getsize(path + ".journal") > 0
+    assert open_store(path).get("withdrawals", "w1")["status"] == "APPROVED"
+
+
+@pytest.mark.parametrize("snapshot", ['[]', '{"merchants": []}', '{"merchants": {"1": {"id": 1}}}', '"text"'])
+def test_data_of_the_wrong_shape_is_reported_not_overwritten(tmp_path, snapshot):
+    path = tmp_path / "data.json"
+    path.write_text(snapshot)
+    with pytest.raises(StoreCorrupted):
+        open_store(str(path))
+    assert path.read_text() == snapshot
+
+
+def test_a_journal_line_of_the_wrong_shape_in_the_middle_is_reported(tmp_path):
+    path = str(tmp_path / "data.json")
+    with open(path + ".journal", "wb") as file:
+        file.write(b"[1]\n" + json.dumps([["meta", "a", meta("a", 1)]]).encode() + b"\n")
+    with pytest.raises(StoreCorrupted, match="line 1"):
+        open_store(path)
+
+
+def test_a_second_opener_can_wait_for_the_first_to_leave(tmp_path):
+    path = str(tmp_path / "data.json")
+    first = open_store(path)
+    threading.Timer(0.3, first.close).start()
+    open_store(path, lock_timeout=5).close()
