@@ -20,7 +20,8 @@ class DepositAddressesRequestSchema(Schema):
     number = ma.fields.Raw(allow_none=True, metadata={
         "type": "integer", "minimum": 1, "maximum": MAX_ADDRESSES,
         "description": "Required when clientId is absent; ignored (1) with one"})
-    clientId = Text(allow_none=True, validate=ma.validate.Length(min=1, max=255),
+    clientId = Text(allow_none=True, validate=ma.validate.Length(min=1, max=255,
+                                                                 error="clientId must be 1 to 255 characters"),
                     metadata={"description": "Binds the address to this client on the network. Null: absent"})
 
     @staticmethod

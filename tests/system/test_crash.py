@@ -24,7 +24,8 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
     acknowledged: list[str] = []
     merchant = None
     for round_number in range(ROUNDS):
-        server = Served("--data", data, "--seed", "1").__enter__()
+        # fold the journal every 50 transactions, so kills also land inside compactions
+        server = Served("--data", data, "--seed", "1", env={"SANDBOX_COMPACT_AFTER": "50"}).__enter__()
         merchant = merchant or server.demo_merchant
         stop = threading.Event()
 
