@@ -1,7 +1,9 @@
 """Payments: creation (the sandbox's stand-in for the gateway's own), reading and listing."""
 
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Callable
 
 from sandbox import catalogue
 from sandbox.clock import to_iso
@@ -117,29 +119,41 @@ def _is_uuid(text: str) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class _Supply:
+    """Where candidates can come from: `size` of them, read all at once, or (for a
+    single index bucket, in creation order) page by page."""
+
+    size: int
+    read: Callable[[], list[dict]]
+    bucket: tuple[str, object] | None = None  # (index, value)
+
+
 def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | None = None,
                   search: str | None = None, txn_ids=(), ids=(), invoices=(), sort_field: str = "created_at",
                   sort_order: str = "desc", page: int = 1, limit: int = 20) -> tuple[list[tuple[dict, list]], int]:
     """One page of the merchant's payments (each with its transactions) matching every
     filter, and the number of all matches. `method` is `{asset}_{network}`.
 
-    Each filter is a test every match passes, and most can also supply
-    candidates from an index; the smallest supply is read and the tests run on it
-    alone, so a selective filter never walks all of the merchant's payments."""
+    Each filter is a test every match passes, and most can also supply candidates
+    from an index; the smallest supply is read and the tests run on it alone, so a
+    selective filter never walks all of the merchant's payments. When one index
+    bucket answers the whole query in creation order, only the page is read."""
     merchant_id = merchant["id"]
     asset_network = parse_method(method) if method else None
     store = ctx.store
-    tests, supplies = [], []  # supplies: (size, read, already in creation order)
+    tests, supplies = [], []
 
-    def by_index(index: str, values) -> tuple:
+    def by_index(index: str, values) -> _Supply:
         values = sorted(set(values))
-        return (sum(store.count("payments", index, (merchant_id, value)) for value in values),
-                lambda: [p for value in values for p in store.find("payments", index, (merchant_id, value))],
-                len(values) == 1)
+        keys = [(merchant_id, value) for value in values]
+        return _Supply(sum(store.count("payments", index, key) for key in keys),
+                       lambda: [p for key in keys for p in store.find("payments", index, key)],
+                       (index, keys[0]) if len(keys) == 1 else None)
 
-    def by_keys(keys: set[str]) -> tuple:
-        return len(keys), lambda: [p for p in map(lambda key: store.get("payments", key), keys)
-                                   if p and p["merchantId"] == merchant_id], False
+    def by_keys(keys: set[str]) -> _Supply:
+        return _Supply(len(keys), lambda: [p for p in map(lambda key: store.get("payments", key), keys)
+                                           if p and p["merchantId"] == merchant_id])
 
     with store.transaction():
         if ids:
@@ -166,21 +180,24 @@ def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | No
             supplies.append(by_index("merchant_display", statuses))
         if asset_network:
             tests.append(lambda p: (p["assetShort"], p["assetNetwork"]) == asset_network)
-            supplies.append((store.count("payments", "merchant_method", (merchant_id, *asset_network)),
-                             lambda: store.find("payments", "merchant_method", (merchant_id, *asset_network)), True))
-        supplies.append((store.count("payments", "merchant", merchant_id),
-                         lambda: store.find("payments", "merchant", merchant_id), True))
-        _, read, in_creation_order = min(supplies, key=lambda supply: supply[0])
-        matches = [p for p in read() if all(test(p) for test in tests)]
-
-    field = SORT_FIELDS[sort_field]
-    if not (in_creation_order and field == "seq"):
-        value = (lambda p: Decimal(p[field])) if field in DECIMAL_FIELDS else (lambda p: p[field])
-        matches.sort(key=lambda p: (value(p), p["seq"]))
-    if sort_order == "desc":
-        matches.reverse()
-    start = (page - 1) * limit
-    with store.transaction():
+            key = (merchant_id, *asset_network)
+            supplies.append(_Supply(store.count("payments", "merchant_method", key),
+                                    lambda: store.find("payments", "merchant_method", key), ("merchant_method", key)))
+        supplies.append(_Supply(store.count("payments", "merchant", merchant_id),
+                                lambda: store.find("payments", "merchant", merchant_id), ("merchant", merchant_id)))
+        supply = min(supplies, key=lambda candidate: candidate.size)
+        field = SORT_FIELDS[sort_field]
+        start = (page - 1) * limit
+        if supply.bucket and len(tests) <= 1 and field == "seq":  # the bucket is the answer, in order
+            found = store.find_page("payments", *supply.bucket, start, start + limit,
+                                    newest_first=sort_order == "desc")
+            return [(p, transactions_of(ctx, p)) for p in found], supply.size
+        matches = [p for p in supply.read() if all(test(p) for test in tests)]
+        if not (supply.bucket and field == "seq"):
+            value = (lambda p: Decimal(p[field])) if field in DECIMAL_FIELDS else (lambda p: p[field])
+            matches.sort(key=lambda p: (value(p), p["seq"]))
+        if sort_order == "desc":
+            matches.reverse()
         return [(p, transactions_of(ctx, p)) for p in matches[start:start + limit]], len(matches)
 
 

@@ -57,6 +57,12 @@ class Repository(ABC):
         """Documents whose index key equals `value`, in the table's order."""
 
     @abstractmethod
+    def find_page(self, table: str, index: str, value, start: int, stop: int, *, newest_first: bool = False
+                  ) -> list[dict]:
+        """`find(...)[start:stop]` (of the reversed order when `newest_first`), without
+        reading the rest of the bucket."""
+
+    @abstractmethod
     def search(self, table: str, scope, term: str) -> set[str]:
         """Keys of the documents within `scope` whose searchable text contains `term`."""
 
@@ -139,6 +145,19 @@ class Store(Repository):
         with self._lock:
             docs = self._docs[table]
             return [docs[key] for _, key in self._indexes[table][index].get(value, ())]
+
+    def find_page(self, table: str, index: str, value, start: int, stop: int, *, newest_first: bool = False
+                  ) -> list[dict]:
+        with self._lock:
+            bucket = self._indexes[table][index].get(value)
+            if not bucket:
+                return []
+            size = len(bucket)
+            if newest_first:
+                start, stop = max(size - stop, 0), max(size - start, 0)
+            entries = bucket[start:stop]
+            docs = self._docs[table]
+            return [docs[key] for _, key in (reversed(entries) if newest_first else entries)]
 
     def search(self, table: str, scope, term: str) -> set[str]:
         with self._lock:
