@@ -1,6 +1,5 @@
 """POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me"""
 
-from decimal import Decimal
 
 import marshmallow as ma
 from flask import g
@@ -18,27 +17,36 @@ blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description
 
 MAX_AUTO_APPROVE_SECONDS = 365 * 24 * 3600
 
-_http_url = ma.validate.URL(schemes={"http", "https"}, require_tld=False)
+URL_PATTERN = r"^(https?://[!-~]+)?$"  # http(s), printable ASCII; empty for none
 
 
 def _optional_url(**kwargs) -> Text:
-    """A URL, or empty/null for none."""
-    return Text(allow_none=True, validate=lambda value: value == "" or _http_url(value), **kwargs)
+    """An http(s) URL, or empty/null for none."""
+    metadata = {"pattern": URL_PATTERN, **kwargs.pop("metadata", {})}
+    return Text(allow_none=True, validate=ma.validate.Regexp(URL_PATTERN, error="Not a valid URL."),
+                metadata=metadata, **kwargs)
 
 
-_decimal = ma.validate.Regexp(DECIMAL_STRING_PATTERN, error="Not a decimal string.")
+PERCENT_PATTERN = r"^(100(\.0{1,18})?|[0-9]{1,2}(\.[0-9]{1,18})?)$"  # 0 to 100
+POSITIVE_PATTERN = r"^([0-9]{0,29}[1-9][0-9]{0,29}(\.[0-9]{1,18})?|[0-9]{1,30}\.[0-9]{0,17}[1-9][0-9]{0,17})$"
 
 
-def _percent(value: str) -> None:
-    _decimal(value)
-    if Decimal(value) > 100:
-        raise ma.ValidationError("Must be at most 100.")
+def _decimal_setting(pattern: str, message: str, **kwargs) -> Text:
+    """A decimal string setting; the pattern says it all, so the contract says it too."""
+    return Text(validate=ma.validate.Regexp(pattern, error=message), metadata={"pattern": pattern,
+                                                                                **kwargs.pop("metadata", {})},
+                **kwargs)
 
 
-def _price(value: str) -> None:
-    _decimal(value)
-    if Decimal(value) == 0:
-        raise ma.ValidationError("Must be greater than 0.")
+class _ClosedSchema(Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+# USD price overrides, one optional field per coin; null removes an override.
+PricesSchema = _ClosedSchema.from_dict(
+    {coin: _decimal_setting(POSITIVE_PATTERN, "Must be a decimal string above 0.", allow_none=True)
+     for coin in DEFAULT_PRICES_USD}, name="Prices")
 
 
 class MerchantSettingsSchema(Schema):
@@ -54,16 +62,15 @@ class MerchantSettingsSchema(Schema):
                                      metadata={"description": "X-HMAC hash; default sha256"})
     hmacEncoding = ma.fields.String(validate=ma.validate.OneOf(signing.ENCODINGS),
                                     metadata={"description": "X-HMAC encoding; default hex"})
-    feePercent = Text(validate=_percent, metadata={"description": "Fee on each incoming transaction, in %; "
-                                                                  "default 1"})
-    fixedFeeUsd = Text(validate=_decimal, metadata={"description": "Fixed fee on each incoming transaction, in USD "
-                                                                   "(charged in the asset); default 0.3"})
+    feePercent = _decimal_setting(PERCENT_PATTERN, "Must be a decimal string from 0 to 100.",
+                                  metadata={"description": "Fee on each incoming transaction, in %; default 1"})
+    fixedFeeUsd = _decimal_setting(DECIMAL_STRING_PATTERN, "Must be a decimal string.",
+                                   metadata={"description": "Fixed fee on each incoming transaction, in USD "
+                                                            "(charged in the asset); default 0.3"})
     amlThreshold = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),
                                      metadata={"description": "A risk score at or above it is dangerous; default 75"})
-    prices = ma.fields.Dict(keys=ma.fields.String(validate=ma.validate.OneOf(tuple(DEFAULT_PRICES_USD))),
-                            values=Text(allow_none=True, validate=_price),
-                            metadata={"description": "USD price overrides by coin, e.g. {\"TRX\": \"0.3\"}; "
-                                                     "null removes one"})
+    prices = ma.fields.Nested(PricesSchema, metadata={"description": "USD price overrides by coin, e.g. "
+                                                                     "{\"TRX\": \"0.3\"}; null removes one"})
 
 
 class MerchantCreateSchema(MerchantSettingsSchema):
@@ -110,7 +117,7 @@ def me():
 
 @blp.route("/merchants/me", methods=["PATCH"])
 @blp.authenticated()
-@blp.arguments(MerchantSettingsSchema)
+@blp.arguments(MerchantSettingsSchema, required=False)
 @blp.response(200, SandboxMerchantSchema)
 @blp.errors(400)
 def update(body):

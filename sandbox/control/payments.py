@@ -23,7 +23,7 @@ class PaymentCreateSchema(Schema):
     clientId = Text(validate=ma.validate.Length(min=1, max=255),
                     metadata={"description": "Pay into the client's bound deposit address"})
     invoice = Text(allow_none=True, validate=ma.validate.Length(max=255))
-    customer = ma.fields.Nested(CustomerInputSchema, allow_none=True)
+    customer = ma.fields.Nested(CustomerInputSchema, metadata={"description": "Absent: no customer"})
     timeout = ma.fields.Integer(strict=True, validate=ma.validate.Range(1, MAX_TIMEOUT_SECONDS),
                                 metadata={"description": "Seconds until expiry; default 3600"})
     confirmsNeeded = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 1000),

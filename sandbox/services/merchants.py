@@ -57,6 +57,9 @@ def _settled(settings: dict) -> dict:
     for amount in ("feePercent", "fixedFeeUsd"):
         if amount in settled:
             settled[amount] = format_amount(Decimal(settled[amount]))
+    if "prices" in settled:  # a null price removes the override
+        settled["prices"] = {coin: format_amount(Decimal(price)) for coin, price in settled["prices"].items()
+                             if price is not None}
     return settled
 
 
@@ -77,9 +80,8 @@ def update_merchant(ctx: Context, merchant: dict, changes: dict) -> dict:
     with ctx.store.transaction():
         current = ctx.store.get("merchants", str(merchant["id"]))
         changes = {key: value for key, value in changes.items() if key in SETTINGS}
-        if "prices" in changes:  # price overrides merge; null removes one
-            changes["prices"] = {asset: price for asset, price in {**current["prices"], **changes["prices"]}.items()
-                                 if price is not None}
+        if "prices" in changes:  # overrides merge with the ones set before
+            changes["prices"] = {**current["prices"], **changes["prices"]}
         updated = {**current, **_settled(changes)}
         ctx.store.put("merchants", updated)
     return updated

@@ -55,3 +55,13 @@ schema.app = app
 @settings(suppress_health_check=list(HealthCheck), deadline=None)
 def test_v2_conforms_to_the_contract(case):
     case.call_and_validate()
+
+
+control_schema = schemathesis.openapi.from_path(ROOT / "contracts" / "sandbox-openapi.yaml", config=config)
+control_schema.app = app
+
+
+@control_schema.parametrize()
+@settings(suppress_health_check=list(HealthCheck), deadline=None)
+def test_control_api_conforms_to_its_contract(case):
+    case.call_and_validate()
