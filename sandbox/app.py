@@ -11,14 +11,16 @@ from sandbox.api import deposit_addresses, network_fee, payments, wallets, withd
 from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
 from sandbox.clock import Clock
-from sandbox.control import health, merchants
+from sandbox.control import clock, health, merchants
 from sandbox.control import payments as sandbox_payments
 from sandbox.control import transactions
+from sandbox.control import withdrawals as sandbox_withdrawals
 from sandbox.services import Context
 from sandbox.store import Repository
 
 GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
-CONTROL_BLUEPRINTS = (health.blp, merchants.blp, sandbox_payments.blp, transactions.blp)
+CONTROL_BLUEPRINTS = (health.blp, merchants.blp, clock.blp, sandbox_payments.blp, transactions.blp,
+                      sandbox_withdrawals.blp)
 MAX_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 

@@ -9,6 +9,7 @@ from sandbox.domain.signing import sign
 from sandbox.store import Store
 
 SEED = 7
+CONFIRMED = 1000  # at least any confirmsNeeded
 
 
 class MerchantClient:
@@ -31,10 +32,14 @@ class MerchantClient:
         """A /sandbox control call as this merchant."""
         return self.client.open(path, method=method, json=body, headers={"API-KEY": self.merchant["apiKey"]})
 
-    def deposit(self, network: str, asset: str, address: str, amount: str, **extra) -> dict:
-        """Simulate an on-chain deposit into one of this merchant's addresses."""
-        response = self.control("POST", "/sandbox/transactions", {"assetNetwork": network, "assetShort": asset,
-                                                                   "addressTo": address, "amount": amount, **extra})
+    def deposit(self, network: str, asset: str, address: str, amount: str, *, confirmed: bool = True,
+                **extra) -> dict:
+        """Simulate an on-chain deposit into one of this merchant's addresses; unless told
+        otherwise, it arrives with all the confirmations it needs."""
+        body = {"assetNetwork": network, "assetShort": asset, "addressTo": address, "amount": amount, **extra}
+        if confirmed:
+            body.setdefault("confirmations", CONFIRMED)
+        response = self.control("POST", "/sandbox/transactions", body)
         assert response.status_code == 201, response.json
         return response.json["data"]
 

@@ -8,7 +8,7 @@ from flask import current_app, g, request
 
 from sandbox.api import context
 from sandbox.domain.errors import Unauthorized
-from sandbox.services import merchants
+from sandbox.services import engine, merchants
 
 API_KEY_HEADER = "API-KEY"
 SIGNATURE_HEADER = "X-HMAC"
@@ -18,7 +18,9 @@ ADMIN_TOKEN_HEADER = "X-Sandbox-Admin-Token"
 def merchant_required(*, signed: bool = False):
     """Resolve the merchant from API-KEY into `g.merchant` (401 otherwise) and, for
     endpoints that create something, check X-HMAC over the raw body (403).
-    Both checks come before any validation of the request, as on the gateway."""
+    Both checks come before any validation of the request, as on the gateway.
+    Then everything due on the merchant's clock is applied, so the request sees
+    the state of the merchant's now, whether or not the ticker has run."""
     def decorator(view):
         @wraps(view)
         def wrapper(*args, **kwargs):
@@ -26,6 +28,7 @@ def merchant_required(*, signed: bool = False):
             if signed:
                 merchants.verify_signature(g.merchant, request.get_data(cache=True),
                                            request.headers.get(SIGNATURE_HEADER))
+            engine.catch_up(context(), g.merchant["id"])
             return view(*args, **kwargs)
         return wrapper
     return decorator

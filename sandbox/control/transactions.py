@@ -28,6 +28,9 @@ class DepositRequestSchema(Schema):
                                   metadata={"description": "AML risk; default a low score derived from the seed"})
     destTag = Text(allow_none=True, validate=ma.validate.Length(max=128),
                    metadata={"description": "Must match the address's memo when sent"})
+    confirmations = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 1_000_000),
+                                      metadata={"description": "Confirmations it arrives with; default 0. It gains "
+                                                               "one per block time of the network"})
 
 
 class DepositSchema(Schema):
@@ -44,6 +47,10 @@ class DepositSchema(Schema):
     riskScore = ma.fields.Integer(required=True)
     isDanger = ma.fields.Boolean(required=True)
     amlPriceUsd = decimal_string(required=True)
+    confirmations = ma.fields.Integer(required=True, metadata={"description": "When recorded"})
+    confirmsNeeded = ma.fields.Integer(required=True)
+    confirmedAt = timestamp(required=True, allow_none=True,
+                            metadata={"description": "When it had enough confirmations to count; null until then"})
     checkedAt = timestamp(required=True)
     createdAt = timestamp(required=True)
 

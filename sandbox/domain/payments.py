@@ -19,26 +19,40 @@ DEFAULT_TIMEOUT_SECONDS = 3600
 
 @dataclass(frozen=True)
 class Receipts:
-    """What a payment has received so far."""
+    """What a payment has received so far, and whether its window closed first."""
 
     requested: Decimal
-    received: Decimal  # total of its counted deposits
+    received: Decimal  # deposits with enough confirmations: totalReceivedAmount
+    confirming: Decimal  # deposits seen, still short of confirmsNeeded
     deposits: int  # deposits seen
     flagged: bool  # a deposit scored at or above the AML threshold
+    expired: bool = False  # the timeout passed before the payment was complete
 
 
 def statuses(receipts: Receipts) -> tuple[str, str]:
-    """(status, displayStatus). Full or more received completes the payment; a
-    flagged deposit shows AML_CHECK_DANGER whatever the amounts."""
-    status = COMPLETED if receipts.received >= receipts.requested else OPEN
+    """(status, displayStatus).
+
+    status: COMPLETED once the confirmed total reaches the amount before the
+    window closes; EXPIRED when it closes first, and for good; OPEN until then.
+    displayStatus: AML_CHECK_DANGER after a flagged deposit; else, by the confirmed
+    total, COMPLETED or OVERPAID (even after expiry: late funds still count); else
+    NEW before any deposit, OPEN while the window is open (or, after it, while a
+    deposit big enough is still confirming), UNDERPAID when the window closed on
+    too little, EXPIRED when it closed on nothing."""
+    if receipts.expired:
+        status = EXPIRED
+    else:
+        status = COMPLETED if receipts.received >= receipts.requested else OPEN
     if receipts.flagged:
         display = AML_CHECK_DANGER
-    elif receipts.deposits == 0:
-        display = NEW
-    elif receipts.received < receipts.requested:
-        display = OPEN
+    elif receipts.received > receipts.requested:
+        display = OVERPAID
     elif receipts.received == receipts.requested:
         display = COMPLETED
+    elif receipts.deposits == 0:
+        display = EXPIRED if receipts.expired else NEW
+    elif not receipts.expired or receipts.received + receipts.confirming >= receipts.requested:
+        display = OPEN
     else:
-        display = OVERPAID
+        display = UNDERPAID
     return status, display

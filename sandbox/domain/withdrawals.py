@@ -3,12 +3,18 @@
 import re
 from decimal import Decimal
 
-from sandbox.catalogue import Asset
+from datetime import timedelta
+
+from sandbox.catalogue import Asset, Network
 from sandbox.domain.assets import parse_asset_amount
-from sandbox.domain.errors import InvalidRequest
+from sandbox.domain.errors import Conflict, InvalidRequest
 
 OPEN, APPROVED, CANCELLED, COMPLETE = "OPEN", "APPROVED", "CANCELLED", "COMPLETE"
 STATUSES = (OPEN, APPROVED, CANCELLED, COMPLETE)
+# The spec's state table, with cancellation allowed until processing starts.
+TRANSITIONS = {OPEN: {APPROVED, CANCELLED}, APPROVED: {COMPLETE, CANCELLED}}
+# Processing on chain takes this many of the network's block times after approval.
+PROCESSING_BLOCKS = 5
 
 # The only asset/network pairs POST /withdrawal accepts (the spec's list).
 SUPPORTED_ASSETS = {("USDT", "tron"), ("USDT", "ethereum"), ("USDC", "ethereum")}
@@ -45,3 +51,20 @@ def require_direct_mode_pair(address_from: str | None, client_id: str | None, tr
     if transfer_all and not direct:
         raise InvalidRequest("transferAll requires withdraw-direct mode (addressFrom and clientId)")
     return direct
+
+
+def require_transition(current: str, target: str) -> None:
+    if target not in TRANSITIONS.get(current, ()):
+        allowed = " or ".join(sorted(state for state, targets in TRANSITIONS.items() if target in targets))
+        raise Conflict(f"the withdrawal is {current}; only an {allowed} withdrawal can become {target}")
+
+
+def processing_time(network: Network) -> timedelta:
+    return timedelta(seconds=float(network.block_time * PROCESSING_BLOCKS))
+
+
+def direct_payout(requested: Decimal, transfer_all: bool, balance: Decimal) -> Decimal | None:
+    """What leaves a withdraw-direct source at processing: the whole balance for
+    transferAll, else the amount; None when the balance cannot pay it."""
+    payout = balance if transfer_all else requested
+    return payout if 0 < payout <= balance else None

@@ -11,7 +11,7 @@ from sandbox.catalogue import Network
 from sandbox.chains import chain_for
 from sandbox.clock import to_iso
 from sandbox.domain.seed import derive_bytes, derive_int
-from sandbox.services import Context
+from sandbox.services import Context, clocks
 
 MEMO_DIGITS = 9
 
@@ -25,9 +25,16 @@ def new_address(ctx: Context, merchant_id: int, network: Network, client_id: str
     if chain.uses_memo:
         dest_tag = client_id if client_id is not None else generated_memo(ctx.seed, merchant_id, index)
     record = {"merchantId": merchant_id, "network": network.name, "address": address, "clientId": client_id,
-              "destTag": dest_tag, "index": index, "createdAt": to_iso(ctx.clock.now())}
+              "destTag": dest_tag, "index": index, "createdAt": to_iso(clocks.now(ctx, merchant_id))}
     ctx.store.put("addresses", record)
     return record
+
+
+def hot_wallet(ctx: Context, merchant_id: int, network: Network) -> str:
+    """The merchant's pooled wallet on `network`, which pays withdrawals not in direct
+    mode: m/44'/coin'/merchant'/1/0, the first internal address of its account."""
+    master = derive_bytes(ctx.seed, "bip32", network.name, size=64)
+    return chain_for(network.name).derive_address(master, merchant_id, 0, change=1)
 
 
 def client_address(ctx: Context, merchant_id: int, network: Network, client_id: str) -> dict:

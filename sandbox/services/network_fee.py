@@ -8,7 +8,7 @@ from sandbox.domain.assets import normalise_network, normalise_ticker, require_a
 from sandbox.domain.errors import InvalidRequest, Num
 from sandbox.domain.market import fee_price_factor, price_usd
 from sandbox.domain.money import format_amount, quantize_down
-from sandbox.services import Context, addresses, wallets
+from sandbox.services import Context, addresses, clocks, wallets
 
 def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, address_from: str, address_to: str,
                          asset_short: str | None = None) -> dict:
@@ -29,7 +29,7 @@ def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, addre
         source = addresses.merchant_address(ctx, merchant["id"], network, address_from)
         if source is None:
             raise InvalidRequest(f"addressFrom not found on {network.name}", num=Num.UNKNOWN_ADDRESS_FROM)
-        factor = fee_price_factor(ctx.seed, network.name, ctx.clock.now())
+        factor = fee_price_factor(ctx.seed, network.name, clocks.now(ctx, merchant["id"]))
         fees = []
         for asset in assets:
             estimate = chain.estimate_fee(asset, wallets.account_state(ctx, network, source["address"], asset),
@@ -45,7 +45,7 @@ def sweep_fee(ctx: Context, merchant: dict, network: Network, asset: Asset) -> D
     the same fee model, from a funded sender to an established wallet."""
     chain = chain_for(network.name)
     funded = chain.account(native_balance=Decimal("Infinity"), activated=True, holds_asset=True)
-    estimate = chain.estimate_fee(asset, funded, EXTERNAL_ACCOUNT, fee_price_factor(ctx.seed, network.name,
-                                                                                      ctx.clock.now()))
+    estimate = chain.estimate_fee(asset, funded, EXTERNAL_ACCOUNT,
+                                  fee_price_factor(ctx.seed, network.name, clocks.now(ctx, merchant["id"])))
     native_usd = price_usd(network.native_asset, merchant["prices"])
     return quantize_down(estimate.fee * native_usd / price_usd(asset.short, merchant["prices"]), asset.decimals)

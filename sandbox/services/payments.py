@@ -2,6 +2,7 @@
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Callable
 
@@ -12,9 +13,9 @@ from sandbox.domain.assets import normalise, parse_asset_amount, require_asset, 
 from sandbox.domain.errors import Forbidden, InvalidRequest
 from sandbox.domain.fees import in_asset
 from sandbox.domain.market import price_usd
-from sandbox.domain.money import format_amount
+from sandbox.domain.money import ZERO, format_amount
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, addresses, wallets
+from sandbox.services import Context, addresses, clocks, engine, events, wallets
 from sandbox.services.merchants import merchant_object
 from sandbox.services.urls import checkout_url, payment_redirect_url
 
@@ -25,9 +26,13 @@ SORT_FIELDS = {"created_at": "seq", "updated_at": "updatedAt", "amount": "amount
 DECIMAL_FIELDS = {"amount", "totalReceivedAmount"}
 
 
+EXPIRE = "payment.expire"
+
+
 def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
     """A payment waiting for its deposit (status OPEN, displayStatus NEW), at the
-    client's bound address when a clientId is given, at a fresh address otherwise."""
+    client's bound address when a clientId is given, at a fresh address otherwise.
+    Its expiry is scheduled `timeout` seconds on."""
     network_name, short = normalise(request["assetNetwork"], request["assetShort"])
     network = require_network(network_name)
     asset = require_asset(network, short)
@@ -37,6 +42,7 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
     else:
         fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
     client_id = request.get("clientId")
+    timeout = request.get("timeout", rules.DEFAULT_TIMEOUT_SECONDS)
     with ctx.store.transaction():
         if client_id is not None:
             address = addresses.client_address(ctx, merchant["id"], network, client_id)
@@ -44,9 +50,9 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
             address = addresses.new_address(ctx, merchant["id"], network, None)
         wallets.ensure_wallet(ctx, address, asset.short)
         sequence = ctx.store.count("payments", "merchant", merchant["id"])
-        now = to_iso(ctx.clock.now())
-        status, display = rules.statuses(rules.Receipts(requested=amount, received=Decimal(0), deposits=0,
-                                                        flagged=False))
+        now = clocks.now(ctx, merchant["id"])
+        status, display = rules.statuses(rules.Receipts(requested=amount, received=ZERO, confirming=ZERO,
+                                                        deposits=0, flagged=False))
         payment = {
             "id": derive_uuid(ctx.seed, "payment", merchant["id"], sequence),
             "merchantId": merchant["id"],
@@ -55,12 +61,13 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
             "displayStatus": display,
             "amount": format_amount(amount),
             "totalReceivedAmount": "0",
+            "confirmingAmount": "0",
             "assetShort": asset.short,
             "assetNetwork": network.name,
             "addressTo": address["address"],
             "destTag": address["destTag"],
             "confirmsNeeded": request.get("confirmsNeeded", network.confirms_needed),
-            "timeout": request.get("timeout", rules.DEFAULT_TIMEOUT_SECONDS),
+            "timeout": timeout,
             "invoice": request.get("invoice"),
             "clientId": client_id,
             "customer": request.get("customer"),
@@ -68,28 +75,63 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
             "type": "api",
             "deposits": 0,
             "flagged": False,
+            "expired": False,
             "txnIds": [],
             "addressesFrom": [],
-            "createdAt": now,
-            "updatedAt": now,
+            "createdAt": to_iso(now),
+            "updatedAt": to_iso(now),
         }
         ctx.store.put("payments", payment)
+        engine.schedule(ctx, merchant["id"], EXPIRE, payment["id"], now + timedelta(seconds=timeout))
     return payment
 
 
-def receive(ctx: Context, payment: dict, transaction: dict) -> dict:
-    """The payment after one more deposit, with both statuses derived again."""
-    received = Decimal(payment["totalReceivedAmount"]) + Decimal(transaction["amount"])
-    receipts = rules.Receipts(requested=Decimal(payment["amount"]), received=received,
-                              deposits=payment["deposits"] + 1, flagged=payment["flagged"] or transaction["isDanger"])
-    status, display = rules.statuses(receipts)
-    updated = {**payment, "status": status, "displayStatus": display, "totalReceivedAmount": format_amount(received),
-               "deposits": receipts.deposits, "flagged": receipts.flagged,
-               "txnIds": [*payment["txnIds"], transaction["txnId"]],
-               "addressesFrom": [*payment["addressesFrom"], transaction["addressFrom"]],
-               "updatedAt": transaction["createdAt"]}
+def awaits_funds(payment: dict) -> bool:
+    """Open, and what it has seen (confirmed or not) falls short of the amount."""
+    seen = Decimal(payment["totalReceivedAmount"]) + Decimal(payment["confirmingAmount"])
+    return payment["status"] == rules.OPEN and seen < Decimal(payment["amount"])
+
+
+def see_deposit(ctx: Context, payment: dict, transaction: dict, at: datetime) -> dict:
+    """A deposit for the payment appeared on chain (not confirmed yet)."""
+    return _change(ctx, payment, at, deposits=payment["deposits"] + 1,
+                   confirmingAmount=_plus(payment["confirmingAmount"], transaction["amount"]),
+                   flagged=payment["flagged"] or transaction["isDanger"],
+                   txnIds=[*payment["txnIds"], transaction["txnId"]],
+                   addressesFrom=[*payment["addressesFrom"], transaction["addressFrom"]])
+
+
+def confirm_deposit(ctx: Context, payment: dict, transaction: dict, at: datetime) -> dict:
+    """One of its deposits reached confirmsNeeded: it now counts in totalReceivedAmount."""
+    return _change(ctx, payment, at, confirmingAmount=_plus(payment["confirmingAmount"], "-" + transaction["amount"]),
+                   totalReceivedAmount=_plus(payment["totalReceivedAmount"], transaction["amount"]))
+
+
+def expire_when_due(ctx: Context, payment_id: str, at: datetime) -> None:
+    """The payment window closes: a payment not complete by now is EXPIRED for good."""
+    payment = ctx.store.get("payments", payment_id)
+    if payment and payment["status"] == rules.OPEN:
+        _change(ctx, payment, at, expired=True)
+
+
+def _change(ctx: Context, payment: dict, at: datetime, **changes) -> dict:
+    """The payment with `changes`, both statuses derived again; a change of either is an event."""
+    updated = {**payment, **changes, "updatedAt": to_iso(at)}
+    updated["status"], updated["displayStatus"] = rules.statuses(rules.Receipts(
+        requested=Decimal(updated["amount"]), received=Decimal(updated["totalReceivedAmount"]),
+        confirming=Decimal(updated["confirmingAmount"]), deposits=updated["deposits"], flagged=updated["flagged"],
+        expired=updated["expired"]))
     ctx.store.put("payments", updated)
+    if (updated["status"], updated["displayStatus"]) != (payment["status"], payment["displayStatus"]):
+        merchant = ctx.store.get("merchants", str(payment["merchantId"]))
+        events.record(ctx, merchant["id"], events.PAYMENT_STATUS_CHANGED, {
+            "id": updated["id"], "status": updated["status"], "displayStatus": updated["displayStatus"],
+            "totalReceivedAmount": updated["totalReceivedAmount"], "invoice": updated["invoice"]}, at)
     return updated
+
+
+def _plus(amount: str, change: str) -> str:
+    return format_amount(Decimal(amount) + Decimal(change))
 
 
 def get_payment(ctx: Context, merchant: dict, payment_id: str) -> tuple[dict, list[dict]]:

@@ -1,26 +1,33 @@
 """Simulated on-chain deposits: what the gateway's chain scanner would see."""
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from sandbox import catalogue
 from sandbox.chains import chain_for
 from sandbox.clock import to_iso
-from sandbox.domain import aml, payments as payment_rules
+from sandbox.domain import aml
 from sandbox.domain.assets import normalise, parse_asset_amount, require_asset, require_network
 from sandbox.domain.errors import Conflict, InvalidRequest
 from sandbox.domain.fees import in_asset, percent_fee
 from sandbox.domain.market import price_usd
 from sandbox.domain.money import format_amount
 from sandbox.domain.seed import derive_bytes
-from sandbox.services import Context, addresses, payments, wallets
+from sandbox.services import Context, addresses, clocks, engine, payments, wallets
 from sandbox.services.network_fee import sweep_fee
 
 
+CONFIRM = "deposit.confirm"
+
+
 def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
-    """A transaction into one of the merchant's deposit addresses. It credits the
-    wallet, joins the address's oldest OPEN payment of the same asset (if any),
-    is charged the merchant's fees and gets an AML score; a dangerous score
-    blocks the wallet and flags the payment AML_CHECK_DANGER."""
+    """A transaction into one of the merchant's deposit addresses. It joins the
+    address's oldest OPEN payment of the same asset (if any), is charged the
+    merchant's fees and gets an AML score at once; a dangerous score blocks the
+    wallet and flags the payment AML_CHECK_DANGER. It arrives with `confirmations`
+    (default 0) and gains one per block time of its network: once it has the
+    payment's confirmsNeeded (the network's, without a payment) it is credited to
+    the wallet and counted in the payment's total."""
     network_name, short = normalise(request["assetNetwork"], request["assetShort"])
     network = require_network(network_name)
     asset = require_asset(network, short)
@@ -47,14 +54,16 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
         if risk_score is None:
             risk_score = aml.default_risk_score(ctx.seed, merchant_id, network.name, txn_id)
         danger = aml.is_danger(risk_score, merchant["amlThreshold"])
-        open_payments = [p for p in ctx.store.find("payments", "wallet", (network.name, address["address"], asset.short))
-                         if p["status"] == payment_rules.OPEN]
-        payment = open_payments[0] if open_payments else None
+        waiting = [p for p in ctx.store.find("payments", "wallet", (network.name, address["address"], asset.short))
+                   if payments.awaits_funds(p)]  # the engine has expired what is due
+        payment = waiting[0] if waiting else None
         if payment:
             fixed_fee = Decimal(payment["fixedFee"])
         else:
             fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
-        now = to_iso(ctx.clock.now())
+        now = clocks.now(ctx, merchant_id)
+        confirmations = request.get("confirmations", 0)
+        needed = payment["confirmsNeeded"] if payment else network.confirms_needed
         transaction = {
             "merchantId": merchant_id,
             "seq": sequence,
@@ -73,14 +82,46 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
             "riskScore": risk_score,
             "isDanger": danger,
             "amlPriceUsd": format_amount(aml.CHECK_PRICE_USD),
-            "checkedAt": now,
-            "createdAt": now,
+            "confirmations": confirmations,
+            "confirmsNeeded": needed,
+            "confirmedAt": None,
+            "checkedAt": to_iso(now),
+            "createdAt": to_iso(now),
         }
         ctx.store.put("transactions", transaction)
-        wallets.credit(ctx, address, asset.short, amount, block=danger)
+        if danger:
+            wallets.block(ctx, address, asset.short, now)
         if payment:
-            payments.receive(ctx, payment, transaction)
+            payments.see_deposit(ctx, payment, transaction, now)
+        if confirmations >= needed:
+            transaction = _confirm(ctx, transaction, now)
+        else:
+            wait = timedelta(seconds=float(network.block_time * (needed - confirmations)))
+            engine.schedule(ctx, merchant_id, CONFIRM, _key(transaction), now + wait)
     return transaction
+
+
+def confirm_when_due(ctx: Context, key: str, at: datetime) -> None:
+    transaction = ctx.store.get("transactions", key)
+    if transaction and transaction["confirmedAt"] is None:
+        _confirm(ctx, transaction, at)
+
+
+def _confirm(ctx: Context, transaction: dict, at: datetime) -> dict:
+    """Enough confirmations: credit the wallet and count it for its payment."""
+    confirmed = {**transaction, "confirmations": max(transaction["confirmations"], transaction["confirmsNeeded"]),
+                 "confirmedAt": to_iso(at)}
+    ctx.store.put("transactions", confirmed)
+    network = catalogue.network(transaction["network"])
+    wallets.credit(ctx, addresses.find_address(ctx, network, transaction["addressTo"]), transaction["asset"],
+                   Decimal(transaction["amount"]), at)
+    if transaction["paymentId"]:
+        payments.confirm_deposit(ctx, ctx.store.get("payments", transaction["paymentId"]), confirmed, at)
+    return confirmed
+
+
+def _key(transaction: dict) -> str:
+    return f'{transaction["network"]}:{transaction["txnId"]}'
 
 
 def deposit_object(transaction: dict) -> dict:

@@ -1,6 +1,7 @@
 """Wallets: one per address and asset, with a balance and a status; and the
 client wallet info the gateway returns for a clientId."""
 
+from datetime import datetime
 from decimal import Decimal
 
 from sandbox import catalogue
@@ -11,7 +12,7 @@ from sandbox.domain.assets import normalise_network, normalise_ticker
 from sandbox.domain.errors import NotFound
 from sandbox.domain.market import to_usd
 from sandbox.domain.money import ZERO, format_amount
-from sandbox.services import Context
+from sandbox.services import Context, clocks
 from sandbox.services.addresses import find_address
 from sandbox.services.urls import checkout_url
 
@@ -28,7 +29,7 @@ def ensure_wallet(ctx: Context, address: dict, asset_short: str) -> dict:
     with ctx.store.transaction():
         wallet = ctx.store.get("wallets", wallet_key(address["network"], address["address"], asset_short))
         if wallet is None:
-            now = to_iso(ctx.clock.now())
+            now = to_iso(clocks.now(ctx, address["merchantId"]))
             wallet = {"merchantId": address["merchantId"], "clientId": address["clientId"],
                       "network": address["network"], "address": address["address"], "asset": asset_short,
                       "amount": "0", "status": ACTIVE, "createdAt": now, "updatedAt": now, "lastReceivedAt": None}
@@ -36,16 +37,21 @@ def ensure_wallet(ctx: Context, address: dict, asset_short: str) -> dict:
         return wallet
 
 
-def credit(ctx: Context, address: dict, asset_short: str, amount: Decimal, *, block: bool = False) -> dict:
-    """Receive `amount` (a negative one sends) into the wallet; `block` marks it BLOCKED."""
+def credit(ctx: Context, address: dict, asset_short: str, amount: Decimal, at: datetime) -> dict:
+    """Receive `amount` (a negative one sends) into the wallet at moment `at`."""
     with ctx.store.transaction():
         wallet = ensure_wallet(ctx, address, asset_short)
-        now = to_iso(ctx.clock.now())
-        updated = {**wallet, "amount": format_amount(Decimal(wallet["amount"]) + amount), "updatedAt": now,
-                   "lastReceivedAt": now if amount > 0 else wallet["lastReceivedAt"],
-                   "status": BLOCKED if block else wallet["status"]}
+        updated = {**wallet, "amount": format_amount(Decimal(wallet["amount"]) + amount), "updatedAt": to_iso(at),
+                   "lastReceivedAt": to_iso(at) if amount > 0 else wallet["lastReceivedAt"]}
         ctx.store.put("wallets", updated)
         return updated
+
+
+def block(ctx: Context, address: dict, asset_short: str, at: datetime) -> None:
+    """AML: the wallet that received a dangerous transaction becomes BLOCKED."""
+    with ctx.store.transaction():
+        wallet = ensure_wallet(ctx, address, asset_short)
+        ctx.store.put("wallets", {**wallet, "status": BLOCKED, "updatedAt": to_iso(at)})
 
 
 def balance_of(ctx: Context, network: Network, address: str, asset_short: str) -> Decimal:

@@ -1,21 +1,26 @@
-"""Withdrawals: creation (pooled or withdraw-direct) and listing."""
+"""Withdrawals: creation (pooled or withdraw-direct), listing, and the lifecycle
+OPEN → APPROVED → COMPLETE, or CANCELLED before processing."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
 
 from sandbox import catalogue
 from sandbox.chains import chain_for
 from sandbox.clock import to_iso
 from sandbox.domain import withdrawals as rules
 from sandbox.domain.assets import normalise, require_asset, require_network
-from sandbox.domain.errors import Forbidden, InvalidRequest
+from sandbox.domain.errors import Forbidden, InvalidRequest, NotFound
 from sandbox.domain.money import format_amount
-from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, addresses, wallets
+from sandbox.domain.seed import derive_bytes, derive_uuid
+from sandbox.services import Context, addresses, clocks, engine, events, wallets
 from sandbox.services.merchants import merchant_object
+
+APPROVE, COMPLETE = "withdrawal.approve", "withdrawal.complete"
 
 
 def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
-    """An OPEN withdrawal. `request` is the validated body of POST /v2/withdrawal."""
+    """An OPEN withdrawal. `request` is the validated body of POST /v2/withdrawal.
+    With auto-approval its approval is scheduled at `timeToApprove`."""
     network_name, short = normalise(request["asset"]["network"], request["asset"]["short"])
     rules.require_supported(short, network_name)
     network = require_network(network_name)
@@ -36,9 +41,10 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
                 raise Forbidden("addressFrom does not belong to this merchant and clientId")
         if transfer_all:
             amount = rules.require_transferable(wallets.balance_of(ctx, network, source["address"], asset.short))
-        now = ctx.clock.now()
+        now = clocks.now(ctx, merchant["id"])
         sequence = ctx.store.count("withdrawals", "merchant", merchant["id"])
         auto_approve = merchant["autoApproveSeconds"]
+        approve_at = now + timedelta(seconds=auto_approve) if auto_approve is not None else None
         withdrawal = {
             "id": derive_uuid(ctx.seed, "withdrawal", merchant["id"], sequence),
             "merchantId": merchant["id"],
@@ -56,12 +62,90 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
             "invoice": request["invoice"],
             "createdAt": to_iso(now),
             "updatedAt": to_iso(now),
-            "timeToApprove": to_iso(now + timedelta(seconds=auto_approve)) if auto_approve is not None else None,
+            "timeToApprove": to_iso(approve_at) if approve_at else None,
             "sourceAddress": source["address"] if source else None,
             "clientId": request.get("clientId"),
             "transferAll": transfer_all,
         }
-        ctx.store.put("withdrawals", withdrawal)
+        _save(ctx, withdrawal, merchant, now)
+        if approve_at:
+            engine.schedule(ctx, merchant["id"], APPROVE, withdrawal["id"], approve_at)
+    return withdrawal
+
+
+def approve(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
+    """Manual approval (the dashboard's button): OPEN → APPROVED now."""
+    with ctx.store.transaction():
+        withdrawal = _own(ctx, merchant, withdrawal_id)
+        rules.require_transition(withdrawal["status"], rules.APPROVED)
+        return _approve(ctx, withdrawal, clocks.now(ctx, merchant["id"]))
+
+
+def cancel(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
+    """OPEN or APPROVED → CANCELLED; whatever was scheduled for it is dropped."""
+    with ctx.store.transaction():
+        withdrawal = _own(ctx, merchant, withdrawal_id)
+        rules.require_transition(withdrawal["status"], rules.CANCELLED)
+        for kind in (APPROVE, COMPLETE):
+            engine.unschedule(ctx, merchant["id"], kind, withdrawal_id)
+        return _change(ctx, withdrawal, clocks.now(ctx, merchant["id"]), status=rules.CANCELLED)
+
+
+def approve_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
+    """The system's approval at `timeToApprove`."""
+    withdrawal = ctx.store.get("withdrawals", withdrawal_id)
+    if withdrawal and withdrawal["status"] == rules.OPEN:
+        _approve(ctx, withdrawal, at)
+
+
+def complete_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
+    """Processing on chain: COMPLETE with txnId, addressFrom and receivedAmount filled;
+    in withdraw-direct mode the source pays, and a source that cannot pay (the
+    sandbox's decision) makes the withdrawal CANCELLED instead."""
+    withdrawal = ctx.store.get("withdrawals", withdrawal_id)
+    if not withdrawal or withdrawal["status"] != rules.APPROVED:
+        return
+    network = catalogue.network(withdrawal["assetNetwork"])
+    payout = Decimal(withdrawal["amount"])
+    if withdrawal["sourceAddress"]:
+        source = addresses.find_address(ctx, network, withdrawal["sourceAddress"])
+        balance = wallets.balance_of(ctx, network, source["address"], withdrawal["assetShort"])
+        payout = rules.direct_payout(payout, withdrawal["transferAll"], balance)
+        if payout is None:
+            _change(ctx, withdrawal, at, status=rules.CANCELLED)
+            return
+        wallets.credit(ctx, source, withdrawal["assetShort"], -payout, at)
+        sender = source["address"]
+    else:
+        sender = addresses.hot_wallet(ctx, withdrawal["merchantId"], network)
+    txn_id = chain_for(network.name).transaction_id(derive_bytes(ctx.seed, "withdrawal-txn", withdrawal_id, size=64))
+    _change(ctx, withdrawal, at, status=rules.COMPLETE, txnId=txn_id, addressFrom=sender,
+            receivedAmount=format_amount(payout))
+
+
+def _approve(ctx: Context, withdrawal: dict, at: datetime) -> dict:
+    engine.unschedule(ctx, withdrawal["merchantId"], APPROVE, withdrawal["id"])
+    network = catalogue.network(withdrawal["assetNetwork"])
+    engine.schedule(ctx, withdrawal["merchantId"], COMPLETE, withdrawal["id"], at + rules.processing_time(network))
+    return _change(ctx, withdrawal, at, status=rules.APPROVED)
+
+
+def _change(ctx: Context, withdrawal: dict, at: datetime, **changes) -> dict:
+    updated = {**withdrawal, **changes, "updatedAt": to_iso(at)}
+    _save(ctx, updated, ctx.store.get("merchants", str(withdrawal["merchantId"])), at)
+    return updated
+
+
+def _save(ctx: Context, withdrawal: dict, merchant: dict, at: datetime) -> None:
+    """Store the withdrawal and record its status as an event."""
+    ctx.store.put("withdrawals", withdrawal)
+    events.record(ctx, merchant["id"], events.WITHDRAWAL_STATUS_CHANGED, withdrawal_object(withdrawal, merchant), at)
+
+
+def _own(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
+    withdrawal = ctx.store.get("withdrawals", withdrawal_id)
+    if withdrawal is None or withdrawal["merchantId"] != merchant["id"]:
+        raise NotFound("withdrawal not found")
     return withdrawal
 
 

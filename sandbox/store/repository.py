@@ -73,8 +73,15 @@ class Repository(ABC):
     def count_all(self, table: str) -> int: ...
 
     @abstractmethod
+    def all(self, table: str) -> list[dict]: ...
+
+    @abstractmethod
     def put(self, table: str, document: dict) -> None:
         """Insert or replace; must be called inside a transaction."""
+
+    @abstractmethod
+    def delete(self, table: str, key: str) -> None:
+        """Remove if present; must be called inside a transaction."""
 
 
 class Store(Repository):
@@ -170,6 +177,10 @@ class Store(Repository):
     def count_all(self, table: str) -> int:
         return len(self._docs[table])
 
+    def all(self, table: str) -> list[dict]:
+        with self._lock:
+            return list(self._docs[table].values())
+
     def size(self) -> int:
         return sum(len(docs) for docs in self._docs.values())
 
@@ -181,6 +192,14 @@ class Store(Repository):
         key = TABLES[table].key(document)
         self._pending.append((table, key, self._docs[table].get(key)))
         self._apply(table, key, document)
+
+    def delete(self, table: str, key: str) -> None:
+        if self._pending is None:
+            raise RuntimeError("Store.delete outside a transaction")
+        previous = self._docs[table].get(key)
+        if previous is not None:
+            self._pending.append((table, key, previous))
+            self._apply(table, key, None)
 
     def _apply(self, table: str, key: str, document: dict | None) -> None:
         """Set (or delete, for None) one document and keep its indexes in step."""

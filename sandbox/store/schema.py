@@ -24,6 +24,17 @@ class Table:
 
 TABLES: dict[str, Table] = {
     "meta": Table(key=lambda m: m["name"], indexes={}),
+    "clocks": Table(key=lambda c: str(c["merchantId"]), indexes={}),
+    "schedule": Table(
+        key=lambda e: f'{e["merchantId"]}:{e["kind"]}:{e["ref"]}',
+        indexes={"merchant": lambda e: e["merchantId"]},
+        order=lambda e: (e["dueAt"], e["kind"], e["ref"]),
+    ),
+    "events": Table(
+        key=lambda e: e["id"],
+        indexes={"merchant": lambda e: e["merchantId"]},
+        order=lambda e: e["seq"],
+    ),
     "merchants": Table(
         key=lambda m: str(m["id"]),
         indexes={"apiKey": lambda m: m["apiKey"]},

@@ -26,7 +26,7 @@ def alice(shop):
     with freeze_time(DAY1):
         payment = shop.control("POST", "/sandbox/payments", {"amount": "100", "assetShort": "USDT",
                                                              "assetNetwork": "tron", "clientId": "alice",
-                                                             "invoice": "A-1"}).json["data"]
+                                                             "invoice": "A-1", "timeout": 7 * 24 * 3600}).json["data"]
         tron = payment["addressTo"]
         shop.deposit("tron", "USDT", tron, "60")
     with freeze_time(DAY2):

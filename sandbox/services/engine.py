@@ -1,0 +1,58 @@
+"""The engine: the one place that applies transitions when they fall due, in time order.
+
+A transition is scheduled for a moment on its merchant's clock (a withdrawal's
+approval and completion, a deposit's confirmation, a payment's expiry). Whenever a
+merchant's clock is read for a request, moved, or ticks past a due moment, every
+transition due by then is applied, earliest first, each at its own moment, as it
+would have happened in real time. Handlers may schedule further transitions
+(approval schedules completion), which join the same ordered queue.
+"""
+
+from datetime import datetime
+from typing import Callable
+
+from sandbox.clock import from_iso, to_iso
+from sandbox.services import Context, clocks
+
+Handler = Callable[[Context, str, datetime], None]  # (ctx, ref, moment it fell due)
+
+
+def _handlers() -> dict[str, Handler]:
+    """Kinds of transition and who applies them (imported here: they import the engine)."""
+    from sandbox.services import payments, transactions, withdrawals
+
+    return {
+        withdrawals.APPROVE: withdrawals.approve_when_due,
+        withdrawals.COMPLETE: withdrawals.complete_when_due,
+        transactions.CONFIRM: transactions.confirm_when_due,
+        payments.EXPIRE: payments.expire_when_due,
+    }
+
+
+def schedule(ctx: Context, merchant_id: int, kind: str, ref: str, due_at: datetime) -> None:
+    ctx.store.put("schedule", {"merchantId": merchant_id, "kind": kind, "ref": ref, "dueAt": to_iso(due_at)})
+
+
+def unschedule(ctx: Context, merchant_id: int, kind: str, ref: str) -> None:
+    ctx.store.delete("schedule", f"{merchant_id}:{kind}:{ref}")
+
+
+def catch_up(ctx: Context, merchant_id: int) -> int:
+    """Apply every transition due by the merchant's now; how many were applied."""
+    handlers = _handlers()
+    applied = 0
+    with ctx.store.transaction():
+        now = clocks.now(ctx, merchant_id)
+        while True:
+            first = ctx.store.find_page("schedule", "merchant", merchant_id, 0, 1)
+            if not first or from_iso(first[0]["dueAt"]) > now:
+                return applied
+            due = first[0]
+            ctx.store.delete("schedule", f"{merchant_id}:{due['kind']}:{due['ref']}")
+            handlers[due["kind"]](ctx, due["ref"], from_iso(due["dueAt"]))
+            applied += 1
+
+
+def catch_up_all(ctx: Context) -> int:
+    """What the background ticker runs: every merchant's due transitions."""
+    return sum(catch_up(ctx, merchant["id"]) for merchant in ctx.store.all("merchants"))
