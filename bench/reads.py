@@ -40,7 +40,8 @@ def filled(count: int):
             "invoice": f"ORDER-{number:06d}"})
         if number % 10 == 0:
             transactions.record_deposit(ctx, merchant, {"assetNetwork": "tron", "assetShort": "USDT",
-                                                        "addressTo": payment["addressTo"], "amount": "25"})
+                                                        "addressTo": payment["addressTo"], "amount": "25",
+                                                        "confirmations": 19})
         made.append(payment)
     return app, merchant, made
 
@@ -52,6 +53,8 @@ def measure(count: int, samples: int) -> dict[str, float]:
     middle = made[len(made) // 2]
     queries = {
         "list, statuses filter": "/v2/payment?statuses=COMPLETED&limit=20",
+        "list, two statuses": "/v2/payment?statuses=NEW,COMPLETED&limit=20",
+        "list, method and status": "/v2/payment?method=USDT_tron&statuses=COMPLETED&limit=20",
         "list, search": f"/v2/payment?search={middle['invoice'][-5:]}",
         "get payment": f"/v2/payment/{middle['id']}",
         "wallet info": f"/v2/merchants/wallets/info?clientId={middle['clientId']}&limit=20",

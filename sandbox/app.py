@@ -32,13 +32,23 @@ class Settings:
 
 
 class GatewayMarshmallowPlugin(MarshmallowPlugin):
-    """Lets a schema finish its JSON Schema where marshmallow cannot express a rule:
-    a schema class may define `openapi(json_schema) -> json_schema`."""
+    """Lets a schema finish its JSON Schema where marshmallow cannot express a rule (a
+    schema class may define `openapi(json_schema) -> json_schema`), and writes a
+    nullable nested object as `nullable` + `allOf` (apispec's `anyOf` with a bare
+    object would let any object through)."""
 
     def schema_helper(self, name, _, schema=None, **kwargs):
         json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
+        if json_schema is None:
+            return None
+        for prop_name, prop in json_schema.get("properties", {}).items():
+            options = prop.get("anyOf", [])
+            refs = [option for option in options if "$ref" in option]
+            if len(options) == 2 and len(refs) == 1 and {"type": "object", "nullable": True} in options:
+                json_schema["properties"][prop_name] = {**{k: v for k, v in prop.items() if k != "anyOf"},
+                                                        "nullable": True, "allOf": refs}
         finish = getattr(schema, "openapi", None)
-        return finish(json_schema) if json_schema is not None and finish else json_schema
+        return finish(json_schema) if finish else json_schema
 
 
 class GatewayApi(Api):

@@ -13,7 +13,7 @@ import marshmallow as ma
 from flask import current_app, jsonify, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import BadHost, HTTPException, MethodNotAllowed
 
 from sandbox.domain.errors import Conflict, Forbidden, GatewayError, InvalidRequest, NotFound, Num, Unauthorized
 
@@ -74,6 +74,7 @@ _SENTENCES = {
     "Invalid input type.": "must be a JSON object",
     "Not a valid URL.": "must be a valid URL",
     "Not a valid email address.": "must be a valid e-mail address",
+    "Not valid Unicode text.": "must be valid Unicode text without control characters",
 }
 
 
@@ -118,7 +119,10 @@ def _blueprint_of_path():
     (405), so that a path keeps its family's error shape."""
     if request.blueprint:
         return current_app.blueprints.get(request.blueprint)
-    adapter = current_app.url_map.bind_to_environ(request.environ)
+    try:
+        adapter = current_app.url_map.bind_to_environ(request.environ)
+    except (ValueError, UnicodeError, HTTPException):  # a Host header no URL can be built on
+        return None
     for method in ("GET", "POST", "PATCH"):
         try:
             endpoint, _ = adapter.match(method=method)
@@ -148,6 +152,8 @@ def register_error_handlers(app) -> None:
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
         message = {404: "not found", 405: "method not allowed"}.get(error.code, error.description)
+        if isinstance(error, BadHost):
+            message = "invalid Host header"
         return render_error(error.code, message, headers=headers)
 
     @app.errorhandler(Exception)

@@ -11,10 +11,26 @@ DECIMAL_STRING_PATTERN = r"^[0-9]+(\.[0-9]+)?$"
 REQUESTED_AMOUNT_PATTERN = r"^[0-9]{1,30}(\.[0-9]{1,8})?$"
 
 
+CONTROL = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"  # control characters but tab and line breaks
+_CONTROL_CHARACTERS = re.compile(f"[{CONTROL}]")
+TEXT_PATTERN = f"^[^{CONTROL}]*$"
+
+
 class Text(ma.fields.String):
-    """A string that is valid Unicode (JSON allows lone surrogates; nothing downstream can store them)."""
+    """Text without lone surrogates (JSON allows them; nothing downstream can store them)
+    or control characters other than tab and line breaks (a NUL cuts strings short
+    in C libraries, SQLite's search among them). The contract says so with a pattern,
+    unless the field documents a pattern of its own."""
 
     default_error_messages = {"unicode": "Not valid Unicode text."}
+
+    def __init__(self, **kwargs):
+        validators = kwargs.get("validate") or []
+        validators = validators if isinstance(validators, (list, tuple)) else [validators]
+        metadata = kwargs.pop("metadata", {})
+        if "pattern" not in metadata and not any(isinstance(v, ma.validate.Regexp) for v in validators):
+            metadata = {**metadata, "pattern": TEXT_PATTERN}
+        super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -22,6 +38,8 @@ class Text(ma.fields.String):
             text.encode("utf-8")
         except UnicodeEncodeError:
             raise self.make_error("unicode") from None
+        if _CONTROL_CHARACTERS.search(text):
+            raise self.make_error("unicode")
         return text
 
 
@@ -95,7 +113,7 @@ class CsvList(ma.fields.List):
     checker knows `OPEN,APPROVED` is one valid item and `OPEN,` is not."""
 
     def __init__(self, *, choices: tuple[str, ...] | None = None, max_length: int = 4096, **kwargs):
-        value = "|".join(map(re.escape, choices)) if choices else "[^,]+"
+        value = "|".join(map(re.escape, choices)) if choices else f"[^,{CONTROL}]+"
         item = Text(validate=ma.validate.Length(max=max_length), metadata={"pattern": f"^({value})(,({value}))*$"})
         super().__init__(item, **kwargs)
         self.choices = choices

@@ -1,9 +1,9 @@
 """GET /v2/payment/{id} and GET /v2/payment"""
 
 import marshmallow as ma
-from flask import g, request
+from flask import g
 
-from sandbox.api import context
+from sandbox.api import base_url, context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import MAX_PAGE, Count, CsvList, Text, decimal_string
 from sandbox.api.schemas import AssetSchema, CustomerSchema, MerchantSchema, Schema, timestamp
@@ -106,10 +106,6 @@ class PaymentListSchema(Schema):
     page = ma.fields.Integer(required=True, metadata={"description": "The requested page"})
     limit = ma.fields.Integer(required=True)
     total = ma.fields.Integer(required=True, metadata={"description": "Payments matching the filters"})
-
-
-def base_url() -> str:
-    return request.host_url.rstrip("/")
 
 
 PAYMENT_ID = {"in": "path", "name": "id", "required": True, "schema": {"type": "string", "format": "uuid"},

@@ -3,10 +3,9 @@
 import marshmallow as ma
 from flask import g
 
-from sandbox.api import context
+from sandbox.api import base_url, context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import MAX_PAGE, Count, QueryBoolean, Text, decimal_string
-from sandbox.api.payments import base_url
 from sandbox.api.schemas import Schema, timestamp
 from sandbox.domain.payments import DISPLAY_STATUSES, STATUSES
 from sandbox.services.wallets import WALLET_STATUSES, client_wallet_info

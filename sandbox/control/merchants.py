@@ -7,10 +7,11 @@ from flask import g
 from sandbox.api import context
 from sandbox.api.auth import admin_token_required
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import DECIMAL_STRING_PATTERN, Email, Text, decimal_string
+from sandbox.api.fields import Email, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
 from sandbox.domain.market import DEFAULT_PRICES_USD
+from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services import merchants
 
 blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
@@ -64,7 +65,7 @@ class MerchantSettingsSchema(Schema):
                                     metadata={"description": "X-HMAC encoding; default hex"})
     feePercent = _decimal_setting(PERCENT_PATTERN, "Must be a decimal string from 0 to 100.",
                                   metadata={"description": "Fee on each incoming transaction, in %; default 1"})
-    fixedFeeUsd = _decimal_setting(DECIMAL_STRING_PATTERN, "Must be a decimal string.",
+    fixedFeeUsd = _decimal_setting(AMOUNT_PATTERN, "Must be a decimal string.",
                                    metadata={"description": "Fixed fee on each incoming transaction, in USD "
                                                             "(charged in the asset); default 0.3"})
     amlThreshold = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),

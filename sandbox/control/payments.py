@@ -3,11 +3,12 @@
 import marshmallow as ma
 from flask import g
 
-from sandbox.api import context
+from sandbox.api import base_url, context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import Text, name, requested_amount
-from sandbox.api.payments import PaymentEnvelopeSchema, base_url
+from sandbox.api.payments import PaymentEnvelopeSchema
 from sandbox.api.schemas import CustomerInputSchema, Schema
+from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services.payments import create_payment, payment_object
 
 blp = GatewayBlueprint("sandbox_payments", __name__, url_prefix="/sandbox", description="Payments (sandbox)")
@@ -17,19 +18,18 @@ MAX_TIMEOUT_SECONDS = 30 * 24 * 3600
 
 class PaymentCreateSchema(Schema):
     amount = requested_amount(required=True, metadata={"description": "Decimal string within the asset's decimals",
-                                                       "pattern": r"^[0-9]{1,30}(\.[0-9]{1,18})?$"})
+                                                       "pattern": AMOUNT_PATTERN})
     assetShort = name("assetShort", metadata={"example": "USDT"})
     assetNetwork = name("assetNetwork", metadata={"example": "tron"})
-    clientId = Text(validate=ma.validate.Length(min=1, max=255),
+    clientId = Text(allow_none=True, validate=ma.validate.Length(min=1, max=255),
                     metadata={"description": "Pay into the client's bound deposit address"})
     invoice = Text(allow_none=True, validate=ma.validate.Length(max=255))
-    customer = ma.fields.Nested(CustomerInputSchema, metadata={"description": "Absent: no customer"})
-    timeout = ma.fields.Integer(strict=True, validate=ma.validate.Range(1, MAX_TIMEOUT_SECONDS),
+    customer = ma.fields.Nested(CustomerInputSchema, allow_none=True, metadata={"description": "Absent: no customer"})
+    timeout = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(1, MAX_TIMEOUT_SECONDS),
                                 metadata={"description": "Seconds until expiry; default 3600"})
-    confirmsNeeded = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 1000),
+    confirmsNeeded = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(0, 1000),
                                        metadata={"description": "Default: the network's"})
-    fixedFee = Text(validate=ma.validate.Regexp(r"^[0-9]{1,30}(\.[0-9]{1,18})?$",
-                                                error="fixedFee must be a decimal string"),
+    fixedFee = Text(allow_none=True, validate=ma.validate.Regexp(AMOUNT_PATTERN, error="fixedFee must be a decimal string"),
                     metadata={"description": "In the asset; default: the merchant's fixedFeeUsd converted"})
 
 

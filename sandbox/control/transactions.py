@@ -7,6 +7,7 @@ from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import Text, decimal_string, name
 from sandbox.api.schemas import AssetSchema, Schema, timestamp
+from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services.transactions import deposit_object, record_deposit
 
 blp = GatewayBlueprint("sandbox_transactions", __name__, url_prefix="/sandbox",
@@ -18,17 +19,17 @@ class DepositRequestSchema(Schema):
     assetShort = name("assetShort", metadata={"example": "USDT"})
     addressTo = Text(required=True, validate=ma.validate.Length(min=1, max=128),
                      metadata={"description": "One of the merchant's deposit addresses"})
-    amount = Text(required=True, validate=ma.validate.Regexp(r"^[0-9]{1,30}(\.[0-9]{1,18})?$",
-                                                             error="amount must be a decimal string"))
-    addressFrom = Text(validate=ma.validate.Length(min=1, max=128),
+    amount = Text(required=True, validate=ma.validate.Regexp(AMOUNT_PATTERN, error="amount must be a decimal string"),
+                  metadata={"pattern": AMOUNT_PATTERN})
+    addressFrom = Text(allow_none=True, validate=ma.validate.Length(min=1, max=128),
                        metadata={"description": "Default: a valid address derived from the seed"})
-    txnId = Text(validate=ma.validate.Length(min=1, max=128),
+    txnId = Text(allow_none=True, validate=ma.validate.Length(min=1, max=128),
                  metadata={"description": "Default: a valid transaction id derived from the seed"})
-    riskScore = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),
+    riskScore = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(0, 100),
                                   metadata={"description": "AML risk; default a low score derived from the seed"})
-    destTag = Text(allow_none=True, validate=ma.validate.Length(max=128),
+    destTag = Text(allow_none=True, validate=ma.validate.Length(max=255),
                    metadata={"description": "Must match the address's memo when sent"})
-    confirmations = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 1_000_000),
+    confirmations = ma.fields.Integer(strict=True, allow_none=True, validate=ma.validate.Range(0, 1_000_000),
                                       metadata={"description": "Confirmations it arrives with; default 0. It gains "
                                                                "one per block time of the network"})
 

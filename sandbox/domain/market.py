@@ -2,9 +2,10 @@
 from the seed and the clock."""
 
 from datetime import datetime
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
-from sandbox.domain.money import quantize_down
+
+from sandbox.domain.money import convert
 from sandbox.domain.seed import derive_fraction
 
 # USD prices of each coin; a merchant's `prices` setting overrides any of them.
@@ -22,7 +23,8 @@ def price_usd(asset_short: str, overrides: dict[str, str] | None = None) -> Deci
 
 
 def to_usd(amount: Decimal, asset_short: str, overrides: dict[str, str] | None = None) -> Decimal:
-    return quantize_down(amount * price_usd(asset_short, overrides), USD_PLACES)
+    """Rounded half-even to 8 decimals (a value shown, not charged)."""
+    return convert(amount, price_usd(asset_short, overrides), USD_PLACES, rounding=ROUND_HALF_EVEN)
 
 PRICE_WINDOW_SECONDS = 300  # gas prices and fee rates change every five minutes
 

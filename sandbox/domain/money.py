@@ -7,6 +7,8 @@ from decimal import ROUND_DOWN, Decimal
 # 30 integer digits and 18 decimals must add up exactly: widen Python's default 28
 # significant digits, for this thread and every thread started later.
 decimal.DefaultContext.prec = decimal.getcontext().prec = 60
+# Products and quotients of such amounts (prices, fees) need room for both factors.
+CONVERSION_PRECISION = 200
 
 # Digits, an optional fraction; no sign, exponent or spaces. 30 integer digits is
 # far above any real supply and keeps absurd inputs out of the arithmetic.
@@ -37,6 +39,9 @@ def format_amount(value: Decimal) -> str:
     return "0" if text in ("", "-0") or value == 0 else text
 
 
-def quantize_down(value: Decimal, places: int) -> Decimal:
-    """Truncate to `places` decimals, as chains do with sub-unit dust."""
-    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+def convert(amount: Decimal, factor: Decimal, places: int, *, divide: bool = False, rounding=ROUND_DOWN) -> Decimal:
+    """`amount` times (or divided by) `factor`, rounded to `places` decimals: computed
+    with room for any two amounts the sandbox accepts, so it never overflows."""
+    with decimal.localcontext(prec=CONVERSION_PRECISION):
+        result = amount / factor if divide else amount * factor
+        return result.quantize(Decimal(1).scaleb(-places), rounding=rounding)

@@ -7,7 +7,7 @@ from sandbox.chains import EXTERNAL_ACCOUNT, chain_for
 from sandbox.domain.assets import normalise_network, normalise_ticker, require_asset, require_network
 from sandbox.domain.errors import InvalidRequest, Num
 from sandbox.domain.market import fee_price_factor, price_usd
-from sandbox.domain.money import format_amount, quantize_down
+from sandbox.domain.money import CONVERSION_PRECISION, convert, format_amount
 from sandbox.services import Context, addresses, clocks, wallets
 
 def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, address_from: str, address_to: str,
@@ -47,5 +47,6 @@ def sweep_fee(ctx: Context, merchant: dict, network: Network, asset: Asset) -> D
     funded = chain.account(native_balance=Decimal("Infinity"), activated=True, holds_asset=True)
     estimate = chain.estimate_fee(asset, funded, EXTERNAL_ACCOUNT,
                                   fee_price_factor(ctx.seed, network.name, clocks.now(ctx, merchant["id"])))
-    native_usd = price_usd(network.native_asset, merchant["prices"])
-    return quantize_down(estimate.fee * native_usd / price_usd(asset.short, merchant["prices"]), asset.decimals)
+    rate = convert(price_usd(network.native_asset, merchant["prices"]), price_usd(asset.short, merchant["prices"]),
+                   CONVERSION_PRECISION // 2, divide=True)  # native coins per unit of the asset
+    return convert(estimate.fee, rate, asset.decimals)

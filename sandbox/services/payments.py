@@ -1,5 +1,7 @@
 """Payments: creation (the sandbox's stand-in for the gateway's own), reading and listing."""
 
+import heapq
+import itertools
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,9 +42,9 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
     if request.get("fixedFee") is not None:
         fixed_fee = parse_asset_amount(request["fixedFee"], asset, "fixedFee", positive=False)
     else:
-        fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
+        fixed_fee = default_fixed_fee(merchant, asset)
     client_id = request.get("clientId")
-    timeout = request.get("timeout", rules.DEFAULT_TIMEOUT_SECONDS)
+    timeout = _given(request, "timeout", rules.DEFAULT_TIMEOUT_SECONDS)
     with ctx.store.transaction():
         if client_id is not None:
             address = addresses.client_address(ctx, merchant["id"], network, client_id)
@@ -66,7 +68,7 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
             "assetNetwork": network.name,
             "addressTo": address["address"],
             "destTag": address["destTag"],
-            "confirmsNeeded": request.get("confirmsNeeded", network.confirms_needed),
+            "confirmsNeeded": _given(request, "confirmsNeeded", network.confirms_needed),
             "timeout": timeout,
             "invoice": request.get("invoice"),
             "clientId": client_id,
@@ -76,6 +78,7 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
             "deposits": 0,
             "flagged": False,
             "expired": False,
+            "completionPrices": {},  # the merchant's USD price of the asset when it completed
             "txnIds": [],
             "addressesFrom": [],
             "createdAt": to_iso(now),
@@ -84,6 +87,17 @@ def create_payment(ctx: Context, merchant: dict, request: dict) -> dict:
         ctx.store.put("payments", payment)
         engine.schedule(ctx, merchant["id"], EXPIRE, payment["id"], now + timedelta(seconds=timeout))
     return payment
+
+
+def _given(request: dict, field: str, default):
+    """The value sent, or `default` when it is absent or null."""
+    value = request.get(field)
+    return default if value is None else value
+
+
+def default_fixed_fee(merchant: dict, asset) -> Decimal:
+    """The merchant's fixed fee (set in USD) in the asset, at the merchant's prices."""
+    return in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
 
 
 def awaits_funds(payment: dict) -> bool:
@@ -121,9 +135,12 @@ def _change(ctx: Context, payment: dict, at: datetime, **changes) -> dict:
         requested=Decimal(updated["amount"]), received=Decimal(updated["totalReceivedAmount"]),
         confirming=Decimal(updated["confirmingAmount"]), deposits=updated["deposits"], flagged=updated["flagged"],
         expired=updated["expired"]))
+    merchant = ctx.store.get("merchants", str(payment["merchantId"]))
+    if not updated["completionPrices"] and Decimal(updated["totalReceivedAmount"]) >= Decimal(updated["amount"]):
+        updated["completionPrices"] = {updated["assetShort"]: format_amount(price_usd(updated["assetShort"],
+                                                                                      merchant["prices"]))}
     ctx.store.put("payments", updated)
     if (updated["status"], updated["displayStatus"]) != (payment["status"], payment["displayStatus"]):
-        merchant = ctx.store.get("merchants", str(payment["merchantId"]))
         events.record(ctx, merchant["id"], events.PAYMENT_STATUS_CHANGED, {
             "id": updated["id"], "status": updated["status"], "displayStatus": updated["displayStatus"],
             "totalReceivedAmount": updated["totalReceivedAmount"], "invoice": updated["invoice"]}, at)
@@ -138,7 +155,7 @@ def get_payment(ctx: Context, merchant: dict, payment_id: str) -> tuple[dict, li
     """The payment and its transactions. The spec's answers otherwise: 400 `payment
     not found` for an unknown or malformed id, 403 `forbidden` for another merchant's."""
     with ctx.store.transaction():
-        payment = ctx.store.get("payments", payment_id) if _is_uuid(payment_id) else None
+        payment = ctx.store.get("payments", payment_id.lower()) if _is_uuid(payment_id) else None
         if payment is None:
             raise InvalidRequest("payment not found")
         if payment["merchantId"] != merchant["id"]:
@@ -162,13 +179,15 @@ def _is_uuid(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class _Supply:
-    """Where candidates can come from: `size` of them, read all at once, or (for a
-    single index bucket, in creation order) page by page."""
+class _Filter:
+    """One filter of the list: the test every match passes, and where candidates can
+    come from: `size` of them, read all at once, or, when they are index buckets in
+    creation order (`buckets`), page by page."""
 
+    tests: tuple[Callable[[dict], bool], ...]  # what every candidate it supplies passes
     size: int
     read: Callable[[], list[dict]]
-    bucket: tuple[str, object] | None = None  # (index, value)
+    buckets: tuple[tuple[str, object], ...] = ()
 
 
 def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | None = None,
@@ -177,70 +196,79 @@ def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | No
     """One page of the merchant's payments (each with its transactions) matching every
     filter, and the number of all matches. `method` is `{asset}_{network}`.
 
-    Each filter is a test every match passes, and most can also supply candidates
-    from an index; the smallest supply is read and the tests run on it alone, so a
-    selective filter never walks all of the merchant's payments. When one index
-    bucket answers the whole query in creation order, only the page is read."""
+    The smallest candidate supply among the filters is read and every filter's test
+    runs on it, so a selective filter never walks all of the merchant's payments.
+    When that supply is made of index buckets and no other filter applies, the page
+    is merged straight from the buckets (newest or oldest first) without reading the
+    rest: a status filter costs the same at 100 payments as at 50,000."""
     merchant_id = merchant["id"]
-    asset_network = parse_method(method) if method else None
     store = ctx.store
-    tests, supplies = [], []
 
-    def by_index(index: str, values) -> _Supply:
-        values = sorted(set(values))
-        keys = [(merchant_id, value) for value in values]
-        return _Supply(sum(store.count("payments", index, key) for key in keys),
+    def by_index(index: str, values, *tests) -> _Filter:
+        keys = tuple((merchant_id, *value) if isinstance(value, tuple) else (merchant_id, value)
+                     for value in sorted(set(values)))
+        return _Filter(tests, sum(store.count("payments", index, key) for key in keys),
                        lambda: [p for key in keys for p in store.find("payments", index, key)],
-                       (index, keys[0]) if len(keys) == 1 else None)
+                       tuple((index, key) for key in keys))
 
-    def by_keys(keys: set[str]) -> _Supply:
-        return _Supply(len(keys), lambda: [p for p in map(lambda key: store.get("payments", key), keys)
-                                           if p and p["merchantId"] == merchant_id])
+    def by_ids(payment_ids: set[str], test) -> _Filter:
+        found = [p for p in map(lambda key: store.get("payments", key), payment_ids)
+                 if p and p["merchantId"] == merchant_id]
+        return _Filter((test,), len(found), lambda: found)
 
     with store.transaction():
+        filters = []
         if ids:
-            wanted_ids = set(ids)
-            tests.append(lambda p: p["id"] in wanted_ids)
-            supplies.append(by_keys(wanted_ids))
+            wanted_ids = {payment_id.lower() for payment_id in ids}
+            filters.append(by_ids(wanted_ids, lambda p: p["id"] in wanted_ids))
         if txn_ids:
             wanted_txns = set(txn_ids)
-            tests.append(lambda p: not wanted_txns.isdisjoint(p["txnIds"]))
-            supplies.append(by_keys({t["paymentId"] for txn in wanted_txns
-                                     for t in store.find("transactions", "merchant_txn", (merchant_id, txn))
-                                     if t["paymentId"]}))
+            filters.append(by_ids({t["paymentId"] for txn in wanted_txns
+                                   for t in store.find("transactions", "merchant_txn", (merchant_id, txn))
+                                   if t["paymentId"]}, lambda p: not wanted_txns.isdisjoint(p["txnIds"])))
         if search:
-            found = store.search("payments", merchant_id, search) | {search}  # partial matches, and the id itself
-            tests.append(lambda p: p["id"] in found)
-            supplies.append(by_keys(found))
+            found = store.search("payments", merchant_id, search) | {search.lower()}  # parts, and the whole id
+            filters.append(by_ids(found, lambda p: p["id"] in found))
         if invoices:
             wanted_invoices = set(invoices)
-            tests.append(lambda p: p["invoice"] in wanted_invoices)
-            supplies.append(by_index("merchant_invoice", invoices))
+            filters.append(by_index("merchant_invoice", invoices, lambda p: p["invoice"] in wanted_invoices))
         if statuses:
             wanted_statuses = set(statuses)
-            tests.append(lambda p: p["displayStatus"] in wanted_statuses)
-            supplies.append(by_index("merchant_display", statuses))
-        if asset_network:
-            tests.append(lambda p: (p["assetShort"], p["assetNetwork"]) == asset_network)
-            key = (merchant_id, *asset_network)
-            supplies.append(_Supply(store.count("payments", "merchant_method", key),
-                                    lambda: store.find("payments", "merchant_method", key), ("merchant_method", key)))
-        supplies.append(_Supply(store.count("payments", "merchant", merchant_id),
-                                lambda: store.find("payments", "merchant", merchant_id), ("merchant", merchant_id)))
-        supply = min(supplies, key=lambda candidate: candidate.size)
+            status_test = lambda p: p["displayStatus"] in wanted_statuses  # noqa: E731
+            filters.append(by_index("merchant_display", statuses, status_test))
+        if method:
+            asset_network = parse_method(method)
+            method_test = lambda p: (p["assetShort"], p["assetNetwork"]) == asset_network  # noqa: E731
+            filters.append(by_index("merchant_method", [asset_network], method_test))
+            if statuses:  # the common pair has an index of its own
+                filters.append(by_index("merchant_method_display", [(*asset_network, s) for s in statuses],
+                                        method_test, status_test))
+        tests = {test for f in filters for test in f.tests}
+        filters.append(_Filter((), store.count("payments", "merchant", merchant_id),
+                               lambda: store.find("payments", "merchant", merchant_id), (("merchant", merchant_id),)))
+        supply = min(filters, key=lambda f: (f.size, -len(f.tests)))  # of equals, the one that answers more
         field = SORT_FIELDS[sort_field]
+        newest_first = sort_order == "desc"
         start = (page - 1) * limit
-        if supply.bucket and len(tests) <= 1 and field == "seq":  # the bucket is the answer, in order
-            found = store.find_page("payments", *supply.bucket, start, start + limit,
-                                    newest_first=sort_order == "desc")
-            return [(p, transactions_of(ctx, p)) for p in found], supply.size
-        matches = [p for p in supply.read() if all(test(p) for test in tests)]
-        if not (supply.bucket and field == "seq"):
+        if supply.buckets and field == "seq" and tests <= set(supply.tests):
+            page_items = _merged_page(store, supply.buckets, start, start + limit, newest_first)
+            return [(p, transactions_of(ctx, p)) for p in page_items], supply.size
+        others = [test for test in tests if test not in supply.tests]
+        matches = [p for p in supply.read() if all(test(p) for test in others)]
+        if not (len(supply.buckets) == 1 and field == "seq"):  # else already in creation order
             value = (lambda p: Decimal(p[field])) if field in DECIMAL_FIELDS else (lambda p: p[field])
             matches.sort(key=lambda p: (value(p), p["seq"]))
-        if sort_order == "desc":
+        if newest_first:
             matches.reverse()
         return [(p, transactions_of(ctx, p)) for p in matches[start:start + limit]], len(matches)
+
+
+def _merged_page(store, buckets, start: int, stop: int, newest_first: bool) -> list[dict]:
+    """Items start..stop of several creation-ordered buckets taken as one: at most
+    `stop` from each, merged."""
+    heads = [store.find_page("payments", index, key, 0, stop, newest_first=newest_first) for index, key in buckets]
+    merged = heapq.merge(*heads, key=lambda p: p["seq"], reverse=newest_first)
+    return list(itertools.islice(merged, start, stop))
 
 
 def transactions_of(ctx: Context, payment: dict) -> list[dict]:

@@ -9,8 +9,7 @@ from sandbox.clock import to_iso
 from sandbox.domain import aml
 from sandbox.domain.assets import normalise, parse_asset_amount, require_asset, require_network
 from sandbox.domain.errors import Conflict, InvalidRequest
-from sandbox.domain.fees import in_asset, percent_fee
-from sandbox.domain.market import price_usd
+from sandbox.domain.fees import percent_fee
 from sandbox.domain.money import format_amount
 from sandbox.domain.seed import derive_bytes
 from sandbox.services import Context, addresses, clocks, engine, payments, wallets
@@ -40,13 +39,13 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
         address = addresses.merchant_address(ctx, merchant_id, network, request["addressTo"])
         if address is None:
             raise InvalidRequest(f"addressTo is not one of this merchant's deposit addresses on {network.name}")
-        dest_tag = request.get("destTag")
+        dest_tag = request.get("destTag") or None  # "" means none, as for withdrawals
         if dest_tag is not None and dest_tag != address["destTag"]:
             raise InvalidRequest("destTag does not match the memo of addressTo")
         sequence = ctx.store.count("transactions", "merchant", merchant_id)
         txn_id = request.get("txnId") or chain.transaction_id(derive_bytes(ctx.seed, "txn", merchant_id, sequence,
                                                                            size=64))
-        if ctx.store.get("transactions", f"{network.name}:{txn_id}") is not None:
+        if ctx.store.get("transactions", _key(merchant_id, network.name, txn_id)) is not None:
             raise Conflict(f"transaction {txn_id} is already recorded on {network.name}")
         address_from = (chain.canonical(request["addressFrom"]) if request.get("addressFrom") is not None
                         else addresses.outside_address(ctx, network, merchant_id, sequence))
@@ -57,12 +56,9 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
         waiting = [p for p in ctx.store.find("payments", "wallet", (network.name, address["address"], asset.short))
                    if payments.awaits_funds(p)]  # the engine has expired what is due
         payment = waiting[0] if waiting else None
-        if payment:
-            fixed_fee = Decimal(payment["fixedFee"])
-        else:
-            fixed_fee = in_asset(Decimal(merchant["fixedFeeUsd"]), price_usd(asset.short, merchant["prices"]), asset)
+        fixed_fee = Decimal(payment["fixedFee"]) if payment else payments.default_fixed_fee(merchant, asset)
         now = clocks.now(ctx, merchant_id)
-        confirmations = request.get("confirmations", 0)
+        confirmations = request.get("confirmations") or 0
         needed = payment["confirmsNeeded"] if payment else network.confirms_needed
         transaction = {
             "merchantId": merchant_id,
@@ -97,7 +93,7 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
             transaction = _confirm(ctx, transaction, now)
         else:
             wait = timedelta(seconds=float(network.block_time * (needed - confirmations)))
-            engine.schedule(ctx, merchant_id, CONFIRM, _key(transaction), now + wait)
+            engine.schedule(ctx, merchant_id, CONFIRM, _key(merchant_id, network.name, txn_id), now + wait)
     return transaction
 
 
@@ -120,8 +116,9 @@ def _confirm(ctx: Context, transaction: dict, at: datetime) -> dict:
     return confirmed
 
 
-def _key(transaction: dict) -> str:
-    return f'{transaction["network"]}:{transaction["txnId"]}'
+def _key(merchant_id: int, network: str, txn_id: str) -> str:
+    """The transactions table's key (see store/schema.py)."""
+    return f"{merchant_id}:{network}:{txn_id}"
 
 
 def deposit_object(transaction: dict) -> dict:

@@ -59,6 +59,11 @@ def balance_of(ctx: Context, network: Network, address: str, asset_short: str) -
     return Decimal(wallet["amount"]) if wallet else ZERO
 
 
+def is_blocked(ctx: Context, network: Network, address: str, asset_short: str) -> bool:
+    wallet = ctx.store.get("wallets", wallet_key(network.name, address, asset_short))
+    return bool(wallet and wallet["status"] == BLOCKED)
+
+
 def account_state(ctx: Context, network: Network, address: str, asset: Asset) -> AccountState:
     """What the chain knows of an address: sandbox addresses from their wallets,
     addresses outside the sandbox as established wallets (EXTERNAL_ACCOUNT).
@@ -100,13 +105,17 @@ def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: s
                     and asset_short in (None, w["asset"]) and asset_network in (None, w["network"])]
         received = {wallet_key(w["network"], w["address"], w["asset"]):
                     [t for t in ctx.store.find("transactions", "wallet", (w["network"], w["address"], w["asset"]))
-                     if period is None or period[0] <= from_iso(t["createdAt"]).timestamp() <= period[1]]
+                     if period is None or period[0] <= int(from_iso(t["createdAt"]).timestamp()) <= period[1]]
                     for w in selected}
         paid = {key: ctx.store.find("payments", "wallet", (w["network"], w["address"], w["asset"]))
                 for key, w in zip(received, selected)}
 
     ordered = sorted((t for transactions in received.values() for t in transactions),
                      key=lambda t: (t["createdAt"], t["seq"]), reverse=newest_first)
+    by_payment: dict[str, list[dict]] = {}
+    for transactions in received.values():
+        for transaction in transactions:  # in creation order
+            by_payment.setdefault(transaction["paymentId"], []).append(transaction)
     start = (page - 1) * page_size
     on_page = {id(t) for t in ordered[start:start + page_size]}
 
@@ -117,10 +126,11 @@ def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: s
     def wallet_payment(payment: dict, transactions: list[dict]) -> dict:
         customer = payment["customer"] or {}
         asset = catalogue.asset(payment["assetShort"], payment["assetNetwork"])
+        usd_prices = {**prices, **payment["completionPrices"]}  # "at the time of payment completion"
         return {
             "id": payment["id"],
             "totalReceivedAmount": payment["totalReceivedAmount"],
-            "totalReceivedAmountUsd": _usd(payment["totalReceivedAmount"], asset.short, prices),
+            "totalReceivedAmountUsd": _usd(payment["totalReceivedAmount"], asset.short, usd_prices),
             "confirmsNeeded": payment["confirmsNeeded"],
             "checkoutUrl": checkout_url(base_url, payment["id"]),
             "status": payment["status"],
@@ -132,9 +142,9 @@ def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: s
             "createdAt": payment["createdAt"],
             "type": payment["type"],
             "fixedFee": payment["fixedFee"],
-            "fixedFeeUsd": _usd(payment["fixedFee"], asset.short, prices),
+            "fixedFeeUsd": _usd(payment["fixedFee"], asset.short, usd_prices),
             "assetLogoUrl": asset.logo_url,
-            "transactions": page_of([t for t in transactions if t["paymentId"] == payment["id"]]),
+            "transactions": page_of(transactions),
         }
 
     return {
@@ -149,7 +159,7 @@ def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: s
             "isBlocked": w["status"] == BLOCKED,
             "balance": {"amount": w["amount"], "amountUsd": _usd(w["amount"], w["asset"], prices),
                         "updatedAt": w["updatedAt"]},
-            "payments": [wallet_payment(p, received[key]) for p in paid[key]],
+            "payments": [wallet_payment(p, by_payment.get(p["id"], [])) for p in paid[key]],
             "transactions": page_of(received[key]),
         } for key, w in zip(received, selected)],
         "pagination": {"page": page, "pageSize": page_size, "hasNext": start + page_size < len(ordered),

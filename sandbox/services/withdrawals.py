@@ -39,6 +39,8 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
             source = addresses.merchant_address(ctx, merchant["id"], network, request["addressFrom"])
             if source is None or source["clientId"] != request["clientId"]:
                 raise Forbidden("addressFrom does not belong to this merchant and clientId")
+            if wallets.is_blocked(ctx, network, source["address"], asset.short):
+                raise InvalidRequest(f"the {asset.short} wallet at addressFrom is BLOCKED by the AML check")
         if transfer_all:
             amount = rules.require_transferable(wallets.balance_of(ctx, network, source["address"], asset.short))
         now = clocks.now(ctx, merchant["id"])
@@ -100,8 +102,9 @@ def approve_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
 
 def complete_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
     """Processing on chain: COMPLETE with txnId, addressFrom and receivedAmount filled;
-    in withdraw-direct mode the source pays, and a source that cannot pay (the
-    sandbox's decision) makes the withdrawal CANCELLED instead."""
+    in withdraw-direct mode the source pays, and a source that cannot pay, or whose
+    wallet the AML check blocked meanwhile (the sandbox's decision), makes the
+    withdrawal CANCELLED instead."""
     withdrawal = ctx.store.get("withdrawals", withdrawal_id)
     if not withdrawal or withdrawal["status"] != rules.APPROVED:
         return
@@ -111,7 +114,7 @@ def complete_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
         source = addresses.find_address(ctx, network, withdrawal["sourceAddress"])
         balance = wallets.balance_of(ctx, network, source["address"], withdrawal["assetShort"])
         payout = rules.direct_payout(payout, withdrawal["transferAll"], balance)
-        if payout is None:
+        if payout is None or wallets.is_blocked(ctx, network, source["address"], withdrawal["assetShort"]):
             _change(ctx, withdrawal, at, status=rules.CANCELLED)
             return
         wallets.credit(ctx, source, withdrawal["assetShort"], -payout, at)

@@ -9,6 +9,8 @@ on a database would create the same indexes from these declarations.
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from sandbox.store.text_index import FIELD_SEPARATOR
+
 
 def _unordered(document: dict) -> int:
     return 0  # buckets then fall back to the primary key's order
@@ -63,15 +65,17 @@ TABLES: dict[str, Table] = {
             "merchant": lambda p: p["merchantId"],
             "merchant_display": lambda p: (p["merchantId"], p["displayStatus"]),
             "merchant_method": lambda p: (p["merchantId"], p["assetShort"], p["assetNetwork"]),
+            "merchant_method_display": lambda p: (p["merchantId"], p["assetShort"], p["assetNetwork"],
+                                                  p["displayStatus"]),
             "merchant_invoice": lambda p: (p["merchantId"], p["invoice"]) if p["invoice"] is not None else None,
             "wallet": lambda p: (p["assetNetwork"], p["addressTo"], p["assetShort"]),
         },
         order=lambda p: p["seq"],
-        text=lambda p: (p["merchantId"], " ".join(filter(None, [p["addressTo"], p["clientId"], p["invoice"],
-                                                              *p["txnIds"], *p["addressesFrom"]]))),
+        text=lambda p: (p["merchantId"], FIELD_SEPARATOR.join(filter(None, [
+            p["addressTo"], p["clientId"], p["invoice"], *p["txnIds"], *p["addressesFrom"]]))),
     ),
     "transactions": Table(
-        key=lambda t: f'{t["network"]}:{t["txnId"]}',
+        key=lambda t: f'{t["merchantId"]}:{t["network"]}:{t["txnId"]}',  # one merchant's deposits never block another's
         indexes={
             "merchant": lambda t: t["merchantId"],
             "payment": lambda t: t["paymentId"],

@@ -11,11 +11,15 @@ in memory from the store at start-up, never persisted.
 import sqlite3
 
 MIN_INDEXED_TERM = 3  # trigrams: shorter terms are answered by a scan
+# Between the fields of one document: a term with it never matches across two fields
+# (the API refuses control characters in text and in search terms).
+FIELD_SEPARATOR = "\x1f"
 
 
 class TextIndex:
     def __init__(self):
         self._db = sqlite3.connect(":memory:", check_same_thread=False)  # the store's lock serialises use
+        self._db.create_function("casefold", 1, str.casefold, deterministic=True)
         self._db.execute("CREATE VIRTUAL TABLE entries USING fts5(scope UNINDEXED, body, tokenize='trigram')")
         self._rowids: dict[str, int] = {}
         self._keys: dict[int, str] = {}
@@ -36,12 +40,12 @@ class TextIndex:
         self._db.execute("INSERT INTO entries (rowid, scope, body) VALUES (?, ?, ?)", (rowid, str(scope), text))
 
     def search(self, scope, term: str) -> set[str]:
-        """Keys within `scope` whose text contains `term`, ignoring ASCII case."""
+        """Keys within `scope` whose text contains `term`, ignoring case."""
         if len(term) >= MIN_INDEXED_TERM:
             phrase = '"' + term.replace('"', '""') + '"'
             rows = self._db.execute("SELECT rowid FROM entries WHERE entries MATCH ? AND scope = ?",
                                     (f"body : {phrase}", str(scope)))
         else:
-            rows = self._db.execute("SELECT rowid FROM entries WHERE scope = ? AND instr(lower(body), lower(?)) > 0",
-                                    (str(scope), term))
+            rows = self._db.execute("SELECT rowid FROM entries WHERE scope = ? AND instr(casefold(body), ?) > 0",
+                                    (str(scope), term.casefold()))
         return {self._keys[rowid] for (rowid,) in rows}

@@ -83,7 +83,7 @@ def test_unknown_fields_are_ignored(shop):
 
 
 @pytest.mark.parametrize("query, status", [("limit=%00", 400), ("statuses=%FF%FE", 400), ("ids=" + "a" * 4096, 200),
-                                           ("ids=" + "a" * 4097, 400), ("invoices=%00", 200)])
+                                           ("ids=" + "a" * 4097, 400), ("invoices=%00", 400)])
 def test_odd_query_strings_are_handled(shop, query, status):
     response = shop.client.get(f"/v2/withdrawal?{query}", headers={"API-KEY": shop.merchant["apiKey"]})
     assert response.status_code == status

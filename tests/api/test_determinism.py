@@ -16,6 +16,11 @@ SCRIPT = [
                                 "addressTo": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "invoice": "I-1",
                                 "customer": {"id": 1, "name": "A", "email": "a@b.co"}}),
     ("GET", "/v2/withdrawal", None),
+    ("CONTROL", "/sandbox/payments", {"amount": "10", "assetShort": "USDT", "assetNetwork": "tron", "clientId": "c2"}),
+    ("CONTROL", "/sandbox/transactions", {"assetNetwork": "tron", "assetShort": "USDT", "amount": "4",
+                                          "addressTo": "<payment>", "confirmations": 100}),
+    ("GET", "/v2/payment", None),
+    ("GET", "/v2/merchants/wallets/info?clientId=c2", None),
 ]
 
 
@@ -23,13 +28,19 @@ def transcript(seed: int) -> list[bytes]:
     client = create_app(Store(), Settings(seed=seed)).test_client()
     with freeze_time("2026-11-21T08:00:00Z"):
         merchant = client.post("/sandbox/merchants", json={"name": "S", "email": "s@s.co"}).json
-        bodies = []
+        bodies, payment_address = [], None
         for method, path, body in SCRIPT:
             headers = {"API-KEY": merchant["apiKey"]}
+            if body and body.get("addressTo") == "<payment>":
+                body = {**body, "addressTo": payment_address}
             raw = json.dumps(body).encode() if body else None
             if raw:
                 headers.update({"X-HMAC": sign(merchant["hmacSecret"], raw), "Content-Type": "application/json"})
-            bodies.append(client.open(path, method=method, data=raw, headers=headers).data)
+            response = client.open(path, method="POST" if method == "CONTROL" else method, data=raw, headers=headers)
+            assert response.status_code < 300, response.json
+            if path == "/sandbox/payments":
+                payment_address = response.json["data"]["addressTo"]
+            bodies.append(response.data)
     return bodies
 
 
@@ -38,5 +49,6 @@ def test_same_seed_same_bytes():
 
 
 def test_another_seed_other_addresses_and_ids():
-    assert transcript(11)[0] != transcript(12)[0]
-    assert transcript(11)[3] != transcript(12)[3]
+    first, second = transcript(11), transcript(12)
+    for step in (0, 3, 5, 6):  # addresses, withdrawal id, payment id, transaction id and sender
+        assert first[step] != second[step]

@@ -218,8 +218,10 @@ def test_invalid_list_queries(shop, query, message):
 
 
 def test_another_merchant_sees_none_of_it(other_shop, book):
-    assert listed(other_shop)["total"] == 0
-    assert listed(other_shop, search="INV")["total"] == 0
+    theirs = create(other_shop, invoice="INV-theirs")  # so that a missing merchant filter would show
+    assert [p["id"] for p in listed(other_shop)["results"]] == [theirs["id"]]
+    assert listed(other_shop, ids=f"{theirs['id']},{book['new']['id']}")["total"] == 1
+    assert labels(listed(other_shop, search="INV")) == ["theirs"]
     assert listed(other_shop, search=book["new"]["id"])["total"] == 0
     assert listed(other_shop, ids=book["new"]["id"])["total"] == 0
     assert listed(other_shop, txnIds=book["done"]["deposit"]["txnId"])["total"] == 0

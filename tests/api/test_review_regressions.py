@@ -100,3 +100,117 @@ def test_blank_asset_short_on_network_fee_is_coded(shop):
 def test_number_is_checked_after_the_network(shop):
     body = {"assetNetwork": "dogecoin", "assetShort": "X", "number": 0}
     assert shop.post("/v2/deposit-addresses/create", body).json == {"error": "assetNetwork dogecoin is not supported"}
+
+
+# -- second review: payments, deposits, wallets ---------------------------------------
+
+
+def new_payment(shop, **body) -> dict:
+    return shop.control("POST", "/sandbox/payments", {"amount": "10", "assetShort": "USDT", "assetNetwork": "tron",
+                                                      **body}).json["data"]
+
+
+def test_the_ids_filter_holds_when_more_ids_are_asked_than_exist(shop):
+    mine = [new_payment(shop)["id"] for _ in range(2)]
+    unknown = ["7d0a3f9e-4c55-4d9a-9b9b-000000000001", "7d0a3f9e-4c55-4d9a-9b9b-000000000002"]
+    body = shop.get("/v2/payment", ids=",".join([mine[0], *unknown])).json
+    assert body["total"] == 1 and [p["id"] for p in body["results"]] == [mine[0]]
+    assert shop.get("/v2/payment", ids=",".join(unknown)).json["total"] == 0
+
+
+def test_several_statuses_page_in_creation_order(shop):
+    made = [new_payment(shop, invoice=f"I-{n}") for n in range(5)]
+    for payment in made[1::2]:
+        shop.deposit("tron", "USDT", payment["addressTo"], "10")  # COMPLETED; the others stay NEW
+    body = shop.get("/v2/payment", statuses="NEW,COMPLETED", limit=2, page=2).json
+    assert body["total"] == 5 and [p["invoice"] for p in body["results"]] == ["I-2", "I-1"]
+    oldest = shop.get("/v2/payment", statuses="COMPLETED,NEW", sortOrder="asc", limit=3).json
+    assert [p["invoice"] for p in oldest["results"]] == ["I-0", "I-1", "I-2"]
+
+
+def test_extreme_settings_never_break_money_arithmetic(shop, client, merchant):
+    headers = {"API-KEY": merchant["apiKey"]}
+    assert client.patch("/sandbox/merchants/me", json={"fixedFeeUsd": "1" * 70}, headers=headers).status_code == 400
+    assert client.patch("/sandbox/merchants/me", headers=headers, json={
+        "fixedFeeUsd": "9" * 30, "prices": {"ETH": "0.000000000000000001", "USDT": "0.000000000000000001",
+                                            "BNB": "9" * 30}}).status_code == 200
+    eth = new_payment(shop, assetShort="ETH", assetNetwork="ethereum")
+    assert eth["fixedFee"]
+    bsc = shop.post("/v2/deposit-addresses/create", {"assetNetwork": "bsc", "assetShort": "USDT",
+                                                     "clientId": "big"}).json["addresses"][0]["address"]
+    shop.deposit("bsc", "USDT", bsc, "9" * 30)
+    assert shop.get("/v2/merchants/wallets/info", clientId="big").status_code == 200
+
+
+@pytest.mark.parametrize("query", ["search=ab%00cd", "search=%07", "invoices=a%00"])
+def test_control_characters_in_queries_are_400(shop, query):
+    response = shop.client.get(f"/v2/payment?{query}", headers={"API-KEY": shop.merchant["apiKey"]})
+    assert response.status_code == 400
+
+
+def test_control_characters_in_bodies_are_400(shop):
+    response = shop.control("POST", "/sandbox/payments", {"amount": "1", "assetShort": "USDT",
+                                                          "assetNetwork": "tron", "clientId": "c\u0000"})
+    assert response.status_code == 400 and "control characters" in response.json["error"]
+
+
+def test_one_merchants_txn_ids_never_block_anothers(shop, other_shop):
+    to_mine = shop.post("/v2/deposit-addresses/create", {"assetNetwork": "tron", "assetShort": "USDT",
+                                                         "number": 1}).json["addresses"][0]["address"]
+    to_theirs = other_shop.post("/v2/deposit-addresses/create", {"assetNetwork": "tron", "assetShort": "USDT",
+                                                                 "number": 1}).json["addresses"][0]["address"]
+    mine = shop.deposit("tron", "USDT", to_mine, "1")
+    theirs = other_shop.deposit("tron", "USDT", to_theirs, "1", txnId=mine["txnId"])
+    assert theirs["txnId"] == mine["txnId"]  # each merchant's record; neither 409s the other
+    assert other_shop.get("/v2/payment", txnIds=mine["txnId"]).json["total"] == 0
+
+
+def test_ids_and_searches_ignore_case(shop):
+    payment = new_payment(shop, invoice="Straße-ÄÖ")
+    upper = shop.client.get(f"/v2/payment/{payment['id'].upper()}", headers={"API-KEY": shop.merchant["apiKey"]})
+    assert upper.status_code == 200
+    assert shop.get("/v2/payment", search=payment["id"].upper()).json["total"] == 1
+    assert shop.get("/v2/payment", search="ä").json["total"] == 1  # short terms fold case too
+
+
+def test_a_search_never_matches_across_two_fields(shop):
+    new_payment(shop, clientId="alpha", invoice="beta")
+    assert shop.get("/v2/payment", search="alpha").json["total"] == 1
+    assert shop.get("/v2/payment", search="alpha beta").json["total"] == 0
+
+
+def test_an_empty_dest_tag_on_a_deposit_means_none(shop):
+    to = shop.post("/v2/deposit-addresses/create", {"assetNetwork": "tron", "assetShort": "USDT",
+                                                    "number": 1}).json["addresses"][0]["address"]
+    assert shop.deposit("tron", "USDT", to, "1", destTag="")["destTag"] is None
+
+
+def test_null_optional_fields_of_control_bodies_count_as_absent(shop):
+    payment = new_payment(shop, clientId=None, customer=None, timeout=None, confirmsNeeded=None, fixedFee=None)
+    assert payment["timeout"] == 3600 and payment["customer"] == {"id": 0, "name": "", "email": ""}
+    deposit = shop.deposit("tron", "USDT", payment["addressTo"], "1", addressFrom=None, txnId=None, riskScore=None)
+    assert deposit["txnId"] and deposit["addressFrom"]
+
+
+def test_a_blocked_wallet_cannot_be_withdrawn_from(shop):
+    source = shop.post("/v2/deposit-addresses/create", {"assetNetwork": "tron", "assetShort": "USDT",
+                                                        "clientId": "risky"}).json["addresses"][0]["address"]
+    shop.deposit("tron", "USDT", source, "50", riskScore=99)
+    response = shop.post("/v2/withdrawal", withdrawal(addressFrom=source, clientId="risky", transferAll=True))
+    assert response.status_code == 400
+    assert response.json == {"error": "the USDT wallet at addressFrom is BLOCKED by the AML check"}
+
+
+def test_usd_of_a_completed_payment_stays_at_the_completion_price(shop, client, merchant):
+    payment = new_payment(shop, assetShort="ETH", assetNetwork="ethereum", amount="1", clientId="eth-client")
+    shop.deposit("ethereum", "ETH", payment["addressTo"], "1")
+    client.patch("/sandbox/merchants/me", json={"prices": {"ETH": "1000"}}, headers={"API-KEY": merchant["apiKey"]})
+    wallet = shop.get("/v2/merchants/wallets/info", clientId="eth-client").json["wallets"][0]
+    assert wallet["payments"][0]["totalReceivedAmountUsd"] == "3500"
+    assert wallet["balance"]["amountUsd"] == "1000"  # a balance is valued now
+
+
+def test_fees_are_truncated_to_the_asset_decimals(shop):
+    to = shop.post("/v2/deposit-addresses/create", {"assetNetwork": "tron", "assetShort": "USDT",
+                                                    "number": 1}).json["addresses"][0]["address"]
+    assert shop.deposit("tron", "USDT", to, "0.999999")["percentFee"] == "0.009999"  # 1 % = 0.00999999

@@ -132,3 +132,14 @@ def test_errors(shop, alice, query, status, message):
 def test_another_merchant_cannot_see_the_client(other_shop, alice):
     response = other_shop.get(PATH, clientId="alice")
     assert response.status_code == 404 and response.json == {"error": "client not found"}
+
+
+def test_the_period_also_narrows_a_payments_transactions(shop, alice):
+    day1 = by_asset(info(shop, dateFrom=unix(DAY1), dateTo=unix(DAY1)))[("USDT", "tron")]
+    assert [t["amount"] for t in day1["payments"][0]["transactions"]] == ["60"]
+    day3 = by_asset(info(shop, dateFrom=unix(DAY3), dateTo=unix(DAY3)))[("USDT", "tron")]
+    assert day3["payments"][0]["transactions"] == [] and day3["payments"][0]["id"] == alice["payment"]["id"]
+
+
+def test_default_page_size_is_100(shop, alice):
+    assert info(shop)["pagination"]["pageSize"] == 100

@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from sandbox.domain.money import decimal_places, format_amount, parse_amount, quantize_down
+from sandbox.domain.money import convert, decimal_places, format_amount, parse_amount
 
 
 @pytest.mark.parametrize("text, value", [("0", Decimal(0)), ("10.5", Decimal("10.5")), ("0.00000001", Decimal("1e-8")),
@@ -28,5 +28,9 @@ def test_decimal_places_ignores_trailing_zeros():
     assert decimal_places(Decimal("100")) == 0
 
 
-def test_quantize_down_truncates():
-    assert quantize_down(Decimal("1.23456789"), 6) == Decimal("1.234567")
+def test_convert_truncates_by_default_and_never_overflows():
+    assert convert(Decimal("1.23456789"), Decimal(1), 6) == Decimal("1.234567")
+    assert convert(Decimal("2"), Decimal("3"), 8, divide=True) == Decimal("0.66666666")
+    huge, tiny = Decimal("9" * 30 + "." + "9" * 18), Decimal("0.000000000000000001")
+    assert convert(huge, tiny, 18, divide=True) > 0
+    assert convert(huge, huge, 8) > 0
