@@ -43,6 +43,12 @@ class MerchantClient:
         assert response.status_code == 201, response.json
         return response.json["data"]
 
+    def merchant_events(self) -> list[dict]:
+        """The events recorded for this merchant, oldest first (read from the store:
+        the webhook issue adds their HTTP endpoint)."""
+        ctx = self.client.application.extensions["sandbox"]
+        return ctx.store.find("events", "merchant", self.merchant["id"])
+
     def sign(self, raw: bytes) -> str:
         m = self.merchant
         return sign(m["hmacSecret"], raw, m["hmacAlgorithm"], m["hmacEncoding"])

@@ -30,7 +30,13 @@ def _handlers() -> dict[str, Handler]:
 
 
 def schedule(ctx: Context, merchant_id: int, kind: str, ref: str, due_at: datetime) -> None:
-    ctx.store.put("schedule", {"merchantId": merchant_id, "kind": kind, "ref": ref, "dueAt": to_iso(due_at)})
+    """Queue a transition; transitions due at the same moment apply in the order they were queued."""
+    with ctx.store.transaction():
+        counter_name = f"schedule-sequence:{merchant_id}"
+        counter = ctx.store.get("meta", counter_name) or {"name": counter_name, "value": 0}
+        ctx.store.put("meta", {**counter, "value": counter["value"] + 1})
+        ctx.store.put("schedule", {"merchantId": merchant_id, "kind": kind, "ref": ref, "dueAt": to_iso(due_at),
+                                   "seq": counter["value"]})
 
 
 def unschedule(ctx: Context, merchant_id: int, kind: str, ref: str) -> None:

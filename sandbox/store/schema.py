@@ -30,7 +30,7 @@ TABLES: dict[str, Table] = {
     "schedule": Table(
         key=lambda e: f'{e["merchantId"]}:{e["kind"]}:{e["ref"]}',
         indexes={"merchant": lambda e: e["merchantId"]},
-        order=lambda e: (e["dueAt"], e["kind"], e["ref"]),
+        order=lambda e: (e["dueAt"], e["seq"]),
     ),
     "events": Table(
         key=lambda e: e["id"],
