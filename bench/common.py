@@ -2,9 +2,12 @@
 
 import http.client
 import json
+import os
+import platform
 import statistics
 import threading
 import time
+from datetime import date
 
 from sandbox.domain.signing import sign
 
@@ -64,3 +67,22 @@ def load(host: str, port: int, requests: list[tuple[str, str, bytes | None, dict
     elapsed = time.monotonic() - started
     return {"requests": len(latencies), "errors": errors[0], "rps": len(latencies) / elapsed,
             "p50_ms": p50(latencies) * 1000, "p99_ms": percentile(latencies, 0.99) * 1000}
+
+
+def print_header(title: str) -> None:
+    print(f"# gateway-sandbox {title}, {date.today()}, {os.cpu_count()} cores, "
+          f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+
+
+def print_scaling(label: str, unit: str, small_size: int, small: dict, large_size: int, large: dict,
+                  target: float) -> bool:
+    """A markdown table of p50 at two sizes and their ratio; whether every ratio meets `target`."""
+    print(f"| {label} | p50 at {small_size:,} {unit} | p50 at {large_size:,} {unit} | ratio |")
+    print("|---|---|---|---|")
+    worst = 0.0
+    for name in small:
+        ratio = large[name] / small[name]
+        worst = max(worst, ratio)
+        print(f"| {name} | {small[name]:.3f} ms | {large[name]:.3f} ms | {ratio:.2f} |")
+    print(f"\nworst ratio {worst:.2f} (target <= {target:g}): {'OK' if worst <= target else 'MISSED'}")
+    return worst <= target

@@ -9,16 +9,13 @@ Usage: python bench/reads.py [--small 100] [--large 50000] [--samples 300]
 """
 
 import argparse
-import os
-import platform
 import sys
 import time
-from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import p50  # noqa: E402
+from bench.common import p50, print_header, print_scaling  # noqa: E402
 from sandbox.app import Settings, create_app  # noqa: E402
 from sandbox.services import payments, transactions  # noqa: E402
 from sandbox.services.merchants import create_merchant  # noqa: E402
@@ -78,18 +75,10 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=50_000)
     parser.add_argument("--samples", type=int, default=300)
     args = parser.parse_args()
-    print(f"# gateway-sandbox read benchmark, {date.today()}, {os.cpu_count()} cores, "
-          f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print_header("read benchmark")
     small, large = measure(args.small, args.samples), measure(args.large, args.samples)
-    print(f"\n| request | p50 at {args.small:,} payments | p50 at {args.large:,} payments | ratio |")
-    print("|---|---|---|---|")
-    worst = 0.0
-    for name in small:
-        ratio = large[name] / small[name]
-        worst = max(worst, ratio)
-        print(f"| {name} | {small[name]:.3f} ms | {large[name]:.3f} ms | {ratio:.2f} |")
-    print(f"\nworst ratio {worst:.2f} (target <= {TARGET_RATIO:g}): {'OK' if worst <= TARGET_RATIO else 'MISSED'}")
-    sys.exit(0 if worst <= TARGET_RATIO else 1)
+    print()
+    sys.exit(0 if print_scaling("request", "payments", args.small, small, args.large, large, TARGET_RATIO) else 1)
 
 
 if __name__ == "__main__":

@@ -11,23 +11,21 @@ Usage: python bench/writes.py [--small 100] [--large 20000] [--samples 400] [--s
 
 import argparse
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import DEPOSIT, WITHDRAWAL, load, p50, signed  # noqa: E402
+from bench.common import DEPOSIT, WITHDRAWAL, load, p50, print_header, print_scaling, signed  # noqa: E402
 from sandbox.app import Settings, create_app  # noqa: E402
 from sandbox.services import deposit_addresses, withdrawals  # noqa: E402
 from sandbox.services.merchants import create_merchant  # noqa: E402
 from sandbox.store import open_store  # noqa: E402
 from tests.system.serving import Served  # noqa: E402
 
+TARGET_RATIO = 1.5
 ENDPOINTS = {"create-withdrawal": ("/v2/withdrawal", WITHDRAWAL),
              "create-deposit-address": ("/v2/deposit-addresses/create", DEPOSIT)}
 
@@ -86,19 +84,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5)
     args = parser.parse_args()
 
-    cpu = platform.processor() or platform.machine()
-    print(f"# gateway-sandbox write benchmark, {date.today()}, {os.cpu_count()} cores, {cpu}, "
-          f"Python {platform.python_version()}")
+    print_header("write benchmark")
     small, large = write_latency(args.small, args.samples), write_latency(args.large, args.samples)
-    print(f"\n## p50 write latency, in process, durable store (journal + fsync)\n")
-    print(f"| endpoint | p50 at {args.small:,} records | p50 at {args.large:,} records | ratio |")
-    print("|---|---|---|---|")
-    worst = 0.0
-    for name in ENDPOINTS:
-        ratio = large[name] / small[name]
-        worst = max(worst, ratio)
-        print(f"| {name} | {small[name]:.3f} ms | {large[name]:.3f} ms | {ratio:.2f} |")
-    print(f"\nworst ratio {worst:.2f} (target <= 1.5): {'OK' if worst <= 1.5 else 'MISSED'}")
+    print("\n## p50 write latency, in process, durable store (journal + fsync)\n")
+    within_target = print_scaling("endpoint", "records", args.small, small, args.large, large, TARGET_RATIO)
 
     print(f"\n## throughput under gunicorn (1 process, 8 threads), 8 keep-alive connections, "
           f"{args.seconds:g} s each\n")
@@ -107,7 +96,7 @@ def main() -> None:
     for name, result in throughput(args.seconds).items():
         print(f"| {name} | {result['rps']:.0f} | {result['p50_ms']:.2f} ms | {result['p99_ms']:.2f} ms | "
               f"{result['errors']} |")
-    sys.exit(0 if worst <= 1.5 else 1)
+    sys.exit(0 if within_target else 1)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ from flask import g
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import Text, decimal_string, name
-from sandbox.api.schemas import AssetSchema, Schema, timestamp
+from sandbox.api.payments import PaymentTransactionSchema
+from sandbox.api.schemas import Schema, timestamp
 from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services.transactions import deposit_object, record_deposit
 
@@ -34,26 +35,17 @@ class DepositRequestSchema(Schema):
                                                                "one per block time of the network"})
 
 
-class DepositSchema(Schema):
+class DepositSchema(PaymentTransactionSchema):
+    """The get-payment transaction, and what the sandbox knows besides."""
+
     paymentId = ma.fields.String(required=True, allow_none=True, metadata={"description": "Null when no open payment"})
-    txnId = ma.fields.String(required=True)
-    receivedAmount = decimal_string(required=True)
-    addressFrom = ma.fields.String(required=True)
-    addressTo = ma.fields.String(required=True)
-    destTag = ma.fields.String(required=True, allow_none=True)
-    asset = ma.fields.Nested(AssetSchema, required=True)
-    fixedFee = decimal_string(required=True)
-    percentFee = decimal_string(required=True)
     networkFee = decimal_string(required=True)
-    riskScore = ma.fields.Integer(required=True)
-    isDanger = ma.fields.Boolean(required=True)
     amlPriceUsd = decimal_string(required=True)
     confirmations = ma.fields.Integer(required=True, metadata={"description": "When recorded"})
     confirmsNeeded = ma.fields.Integer(required=True)
     confirmedAt = timestamp(required=True, allow_none=True,
                             metadata={"description": "When it had enough confirmations to count; null until then"})
     checkedAt = timestamp(required=True)
-    createdAt = timestamp(required=True)
 
 
 class DepositEnvelopeSchema(Schema):
