@@ -14,13 +14,14 @@ from sandbox.clock import Clock
 from sandbox.control import clock, health, merchants
 from sandbox.control import payments as sandbox_payments
 from sandbox.control import transactions
+from sandbox.control import webhooks
 from sandbox.control import withdrawals as sandbox_withdrawals
 from sandbox.services import Context
 from sandbox.store import Repository
 
 GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
 CONTROL_BLUEPRINTS = (health.blp, merchants.blp, clock.blp, sandbox_payments.blp, transactions.blp,
-                      sandbox_withdrawals.blp)
+                      sandbox_withdrawals.blp, webhooks.blp)
 MAX_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 
@@ -29,6 +30,8 @@ SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 class Settings:
     seed: int = 0
     admin_token: str | None = None
+    public_url: str = "http://localhost"  # links in webhooks (checkoutUrl) start with it
+    webhook_timeout: float = 10.0  # seconds a receiver has to answer
 
 
 class GatewayMarshmallowPlugin(MarshmallowPlugin):
@@ -82,7 +85,9 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
     app.config["SANDBOX_ADMIN_TOKEN"] = settings.admin_token
     app.json.sort_keys = False
     app.extensions["sandbox"] = Context(store=store, clock=clock or Clock(), seed=settings.seed,
-                                        credential_secret=settings.admin_token or "")
+                                        credential_secret=settings.admin_token or "",
+                                        public_url=settings.public_url.rstrip("/"))
+    app.config["SANDBOX_WEBHOOK_TIMEOUT"] = settings.webhook_timeout
 
     gateway = _api(app, "V2", "Merchant crypto payment gateway API",
                    "The gateway's v2 API as the sandbox serves it.", "/")

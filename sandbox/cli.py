@@ -62,7 +62,10 @@ def main():
 @click.option("--admin-token", envvar="SANDBOX_ADMIN_TOKEN", help="Required to create merchants (env SANDBOX_ADMIN_TOKEN)")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 @click.option("--quiet", is_flag=True, help="No access log.")
-def serve(host, port, data, memory, seed, admin_token, threads, quiet):
+@click.option("--public-url", help="How clients reach the sandbox, for links in webhooks [default: http://HOST:PORT]")
+@click.option("--webhook-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 120),
+              help="Seconds a webhook receiver has to answer")
+def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_url, webhook_timeout):
     """Serve the sandbox (gunicorn, one process, several threads)."""
     from sandbox.server import SandboxServer
 
@@ -73,6 +76,8 @@ def serve(host, port, data, memory, seed, admin_token, threads, quiet):
     store = _open(data, memory)
     try:
         settings = _settings(store, seed, admin_token)
+        settings.public_url = public_url or f"http://{host}:{port}"
+        settings.webhook_timeout = webhook_timeout
         _, demo, created = _app(store, settings)
     finally:
         store.close()
@@ -123,6 +128,27 @@ def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_s
     finally:
         store.close()
     click.echo(json.dumps(SandboxMerchantSchema().dump(created), indent=2))
+
+
+@main.group()
+def webhooks():
+    """Webhooks on your machine."""
+
+
+@webhooks.command("listen")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=9000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--secret", envvar="SANDBOX_WEBHOOK_SECRET", help="The merchant's webhookSecret: check every signature")
+@click.option("--algorithm", type=click.Choice(["sha256", "sha512"]), default="sha256", show_default=True)
+@click.option("--encoding", type=click.Choice(["hex", "base64"]), default="hex", show_default=True)
+@click.option("--forward-to", help="Also POST each webhook (same body and X- headers) to this URL")
+def webhooks_listen(host, port, secret, algorithm, encoding, forward_to):
+    """Receive webhooks: check each signature, print each event, optionally forward it.
+
+    Point the merchant at it: PATCH /sandbox/merchants/me {"webhookUrl": "http://127.0.0.1:9000/"}."""
+    from sandbox.listener import serve as listen
+
+    listen(host, port, secret, algorithm, encoding, forward_to)
 
 
 @main.command()

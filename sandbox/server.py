@@ -1,14 +1,16 @@
 """Serving the app with gunicorn: one process (the store's only writer), many threads,
 and a ticker that applies due transitions for clocks that follow real time."""
 
+import itertools
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from sandbox.services import engine
+from sandbox.services import engine, webhooks
 
 log = logging.getLogger(__name__)
 TICK_SECONDS = 1.0
@@ -31,6 +33,48 @@ class Ticker(threading.Thread):
                 log.exception("ticker: applying due transitions failed")
 
 
+class Dispatcher(threading.Thread):
+    """Sends due webhook deliveries, off the request path. Each merchant's deliveries go
+    one after another (their order matters); merchants go in parallel, so a slow or
+    failing endpoint holds up only its own merchant."""
+
+    POLL_SECONDS = 0.2
+
+    def __init__(self, ctx, timeout: float, workers: int = 8):
+        super().__init__(name="sandbox-webhooks", daemon=True)
+        self.ctx = ctx
+        self.timeout = timeout
+        self.stopping = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sandbox-webhook")
+        self._busy: set[int] = set()
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        while not self.stopping.wait(self.POLL_SECONDS):
+            try:
+                due = webhooks.due(self.ctx)
+            except Exception:
+                log.exception("webhooks: reading the outbox failed")
+                continue
+            for merchant_id, batch in itertools.groupby(due, key=lambda d: d["merchantId"]):
+                with self._lock:
+                    if merchant_id in self._busy:
+                        continue
+                    self._busy.add(merchant_id)
+                self._pool.submit(self._send, merchant_id, [d["id"] for d in batch])
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _send(self, merchant_id: int, delivery_ids: list[str]) -> None:
+        try:
+            for delivery_id in delivery_ids:
+                webhooks.attempt(self.ctx, delivery_id, self.timeout)
+        except Exception:
+            log.exception("webhooks: an attempt failed to run")
+        finally:
+            with self._lock:
+                self._busy.discard(merchant_id)
+
+
 class SandboxServer(BaseApplication):
     """gunicorn with one gthread worker: threads share the in-memory store, and the
     store's lock serialises its writes; more processes would mean more writers.
@@ -51,7 +95,7 @@ class SandboxServer(BaseApplication):
             "worker_exit": self._worker_exit,
         }
         self.app = None
-        self.ticker = None
+        self.workers: list = []
         super().__init__()
 
     def load_config(self):
@@ -60,14 +104,17 @@ class SandboxServer(BaseApplication):
 
     def load(self):
         self.app = self.make_app()
-        self.ticker = Ticker(self.app.extensions["sandbox"])
-        self.ticker.start()
+        ctx = self.app.extensions["sandbox"]
+        self.workers = [Ticker(ctx), Dispatcher(ctx, self.app.config["SANDBOX_WEBHOOK_TIMEOUT"])]
+        for background in self.workers:
+            background.start()
         return self.app
 
     def _worker_exit(self, server, worker):
-        """Stop the ticker and fold the journal into the snapshot on a clean shutdown."""
-        if self.ticker is not None:
-            self.ticker.stopping.set()
-            self.ticker.join(timeout=5)
+        """Stop the background threads and fold the journal into the snapshot."""
+        for background in self.workers:
+            background.stopping.set()
+        for background in self.workers:
+            background.join(timeout=15)
         if self.app is not None:
             self.app.extensions["sandbox"].store.close()

@@ -7,7 +7,7 @@ from flask import g
 from sandbox.api import context
 from sandbox.api.auth import admin_token_required
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import Email, Text, decimal_string
+from sandbox.api.fields import Email, StrictBoolean, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
 from sandbox.domain.market import DEFAULT_PRICES_USD
@@ -70,6 +70,8 @@ class MerchantSettingsSchema(Schema):
                                                             "(charged in the asset); default 0.3"})
     amlThreshold = ma.fields.Integer(strict=True, validate=ma.validate.Range(0, 100),
                                      metadata={"description": "A risk score at or above it is dangerous; default 75"})
+    paymentWebhooks = StrictBoolean(metadata={"description": "Also send payment.status_changed webhooks; "
+                                                              "default false (the spec shows none)"})
     prices = ma.fields.Nested(PricesSchema, metadata={"description": "USD price overrides by coin, e.g. "
                                                                      "{\"TRX\": \"0.3\"}; null removes one"})
 
@@ -94,14 +96,20 @@ class SandboxMerchantSchema(Schema):
     amlThreshold = ma.fields.Integer(required=True)
     prices = ma.fields.Dict(keys=ma.fields.String(), values=decimal_string(), required=True,
                             metadata={"description": "USD price overrides"})
+    paymentWebhooks = ma.fields.Boolean(required=True)
     apiKey = ma.fields.String(required=True, metadata={"description": "Send as the API-KEY header"})
     hmacSecret = ma.fields.String(required=True, metadata={"description": "Key of the X-HMAC signature"})
+
+
+class CreatedMerchantSchema(SandboxMerchantSchema):
+    webhookSecret = ma.fields.String(required=True, metadata={
+        "description": "Signs webhooks (X-HMAC). Shown only here and when rotated"})
 
 
 @blp.route("/merchants", methods=["POST"])
 @admin_token_required
 @blp.arguments(MerchantCreateSchema)
-@blp.response(201, SandboxMerchantSchema)
+@blp.response(201, CreatedMerchantSchema)
 @blp.errors(400, 401)
 def create(body):
     """Create a merchant with its API key and HMAC secret (admin token required when the server has one)."""

@@ -16,3 +16,5 @@ class Context:
     # Mixed into every credential: with an admin token set, knowing the (public) seed
     # is not enough to compute another merchant's API key or HMAC secret.
     credential_secret: str = ""
+    # Where the sandbox is reached, for links in data that no request carries (webhooks).
+    public_url: str = "http://localhost"

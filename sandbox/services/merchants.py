@@ -8,6 +8,7 @@ from sandbox.domain.money import format_amount
 from sandbox.domain.errors import Forbidden, Num, Unauthorized
 from sandbox.domain.seed import derive_token
 from sandbox.services import Context
+from sandbox.services.webhooks import webhook_secret
 
 DEMO_MERCHANT = {"name": "Demo Shop", "email": "demo@shop.example", "siteUrl": "https://shop.example",
                  "autoApproveSeconds": 600}
@@ -17,7 +18,7 @@ DEFAULTS = {
     "siteUrl": "", "logoUrl": "", "webhookUrl": None, "autoApproveSeconds": None,
     "hmacAlgorithm": signing.DEFAULT_ALGORITHM, "hmacEncoding": signing.DEFAULT_ENCODING,
     "feePercent": format_amount(fees.DEFAULT_FEE_PERCENT), "fixedFeeUsd": format_amount(fees.DEFAULT_FIXED_FEE_USD),
-    "amlThreshold": aml.DEFAULT_THRESHOLD, "prices": {},
+    "amlThreshold": aml.DEFAULT_THRESHOLD, "prices": {}, "paymentWebhooks": False,
 }
 SETTINGS = ("name", "email", *DEFAULTS)
 
@@ -33,6 +34,8 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
             **_settled({**DEFAULTS, **settings}),
             "apiKey": "sk_sandbox_" + derive_token(ctx.seed, "api-key", *secret, merchant_id, size=20),
             "hmacSecret": "hs_sandbox_" + derive_token(ctx.seed, "hmac-secret", *secret, merchant_id, size=24),
+            "webhookSecret": webhook_secret(ctx, merchant_id, 0),
+            "webhookSecretVersion": 0,
             "createdAt": to_iso(ctx.clock.now()),
         }
         ctx.store.put("merchants", merchant)

@@ -141,9 +141,9 @@ def _change(ctx: Context, payment: dict, at: datetime, **changes) -> dict:
                                                                                       merchant["prices"]))}
     ctx.store.put("payments", updated)
     if (updated["status"], updated["displayStatus"]) != (payment["status"], payment["displayStatus"]):
-        events.record(ctx, merchant["id"], events.PAYMENT_STATUS_CHANGED, {
-            "id": updated["id"], "status": updated["status"], "displayStatus": updated["displayStatus"],
-            "totalReceivedAmount": updated["totalReceivedAmount"], "invoice": updated["invoice"]}, at)
+        events.record(ctx, merchant["id"], events.PAYMENT_STATUS_CHANGED,
+                      payment_object(updated, merchant, transactions_of(ctx, updated), ctx.public_url), at,
+                      subject=updated["id"])
     return updated
 
 

@@ -142,7 +142,8 @@ def _change(ctx: Context, withdrawal: dict, at: datetime, **changes) -> dict:
 def _save(ctx: Context, withdrawal: dict, merchant: dict, at: datetime) -> None:
     """Store the withdrawal and record its status as an event."""
     ctx.store.put("withdrawals", withdrawal)
-    events.record(ctx, merchant["id"], events.WITHDRAWAL_STATUS_CHANGED, withdrawal_object(withdrawal, merchant), at)
+    events.record(ctx, merchant["id"], events.WITHDRAWAL_STATUS_CHANGED, withdrawal_object(withdrawal, merchant), at,
+                  subject=withdrawal["id"])
 
 
 def _own(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:

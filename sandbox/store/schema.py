@@ -37,6 +37,11 @@ TABLES: dict[str, Table] = {
         indexes={"merchant": lambda e: e["merchantId"]},
         order=lambda e: e["seq"],
     ),
+    "deliveries": Table(
+        key=lambda d: d["id"],
+        indexes={"merchant": lambda d: d["merchantId"], "status": lambda d: d["status"]},
+        order=lambda d: (d["merchantId"], d["seq"]),
+    ),
     "merchants": Table(
         key=lambda m: str(m["id"]),
         indexes={"apiKey": lambda m: m["apiKey"]},

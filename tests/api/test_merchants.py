@@ -52,11 +52,13 @@ def test_admin_token_guards_merchant_creation():
 
 def test_me_reads_and_patch_changes_settings(client, merchant):
     headers = {"API-KEY": merchant["apiKey"]}
-    assert client.get("/sandbox/merchants/me", headers=headers).json == merchant
+    me = client.get("/sandbox/merchants/me", headers=headers).json
+    assert merchant["webhookSecret"].startswith("whsec_") and "webhookSecret" not in me  # shown once
+    assert me == {key: value for key, value in merchant.items() if key != "webhookSecret"}
     patched = client.patch("/sandbox/merchants/me", headers=headers,
                            json={"autoApproveSeconds": None, "siteUrl": "https://x.example", "apiKey": "stolen"}).json
     assert patched["autoApproveSeconds"] is None and patched["siteUrl"] == "https://x.example"
-    assert patched["apiKey"] == merchant["apiKey"]
+    assert patched["apiKey"] == merchant["apiKey"] and patched["paymentWebhooks"] is False
     assert client.get("/sandbox/merchants/me", headers=headers).json == patched
     assert client.patch("/sandbox/merchants/me", headers=headers, json={"email": "bad"}).status_code == 400
     assert client.get("/sandbox/merchants/me").status_code == 401
