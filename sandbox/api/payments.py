@@ -5,8 +5,8 @@ from flask import g
 
 from sandbox.api import base_url, context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import MAX_PAGE, Count, CsvList, Text, decimal_string
-from sandbox.api.schemas import AssetSchema, CustomerSchema, MerchantSchema, Schema, timestamp
+from sandbox.api.fields import CsvList, Text, decimal_string
+from sandbox.api.schemas import AssetSchema, CustomerSchema, MerchantSchema, PageQuerySchema, Schema, list_schema, timestamp
 from sandbox.domain.payments import DISPLAY_STATUSES, STATUSES
 from sandbox.services.payments import SORT_FIELDS, get_payment, list_payments, payment_object
 
@@ -83,7 +83,7 @@ class PaymentEnvelopeSchema(Schema):
     data = ma.fields.Nested(PaymentSchema, required=True)
 
 
-class PaymentQuerySchema(Schema):
+class PaymentQuerySchema(PageQuerySchema):
     statuses = CsvList(choices=DISPLAY_STATUSES, metadata={"description": "displayStatus values, comma-separated"})
     method = Text(validate=ma.validate.Regexp(r"^[A-Za-z0-9]+_[A-Za-z0-9]+$",
                                               error="method must look like USDT_tron ({{asset}}_{{network}})"),
@@ -97,15 +97,9 @@ class PaymentQuerySchema(Schema):
     invoices = CsvList(metadata={"description": "Invoice references, comma-separated"})
     sortField = ma.fields.String(load_default="created_at", validate=ma.validate.OneOf(tuple(SORT_FIELDS)))
     sortOrder = ma.fields.String(load_default="desc", validate=ma.validate.OneOf(("asc", "desc")))
-    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
-    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
 
-class PaymentListSchema(Schema):
-    results = ma.fields.List(ma.fields.Nested(ListedPaymentSchema), required=True)
-    page = ma.fields.Integer(required=True, metadata={"description": "The requested page"})
-    limit = ma.fields.Integer(required=True)
-    total = ma.fields.Integer(required=True, metadata={"description": "Payments matching the filters"})
+PaymentListSchema = list_schema(ListedPaymentSchema, "PaymentList", total="Payments matching the filters")
 
 
 PAYMENT_ID = {"in": "path", "name": "id", "required": True, "schema": {"type": "string", "format": "uuid"},

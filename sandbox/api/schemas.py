@@ -2,7 +2,7 @@
 
 import marshmallow as ma
 
-from sandbox.api.fields import Email, Text, name
+from sandbox.api.fields import MAX_PAGE, Count, Email, Text, name
 
 
 class Schema(ma.Schema):
@@ -53,3 +53,20 @@ def timestamp(**kwargs) -> ma.fields.String:
     """An ISO 8601 timestamp, stored and rendered as a string (marshmallow's DateTime
     cannot dump a stored string)."""
     return ma.fields.String(metadata={"format": "date-time", **kwargs.pop("metadata", {})}, **kwargs)
+
+
+class PageQuerySchema(Schema):
+    """`page` (from 1) and `limit` (1 to 100, default 20), as every list takes them."""
+
+    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
+
+
+def list_schema(item_schema, name: str, *, total: str, page: str = "The requested page") -> type[Schema]:
+    """`{results, page, limit, total}` of `item_schema`, as every list answers."""
+    return Schema.from_dict({
+        "results": ma.fields.List(ma.fields.Nested(item_schema), required=True),
+        "page": ma.fields.Integer(required=True, metadata={"description": page}),
+        "limit": ma.fields.Integer(required=True),
+        "total": ma.fields.Integer(required=True, metadata={"description": total}),
+    }, name=name)

@@ -5,9 +5,9 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import MAX_PAGE, Count, CsvList, StrictBoolean, Text, decimal_string, requested_amount
+from sandbox.api.fields import CsvList, StrictBoolean, Text, decimal_string, requested_amount
 from sandbox.api.schemas import (AssetRefSchema, AssetSchema, CustomerInputSchema, CustomerSchema, MerchantSchema,
-                                 Schema, timestamp)
+                                 PageQuerySchema, Schema, list_schema, timestamp)
 from sandbox.domain.withdrawals import STATUSES
 from sandbox.services.withdrawals import create_withdrawal, list_withdrawals, withdrawal_object
 
@@ -50,21 +50,16 @@ class WithdrawalSchema(Schema):
                               metadata={"description": "Automatic approval moment; null when approval is manual"})
 
 
-class WithdrawalQuerySchema(Schema):
+class WithdrawalQuerySchema(PageQuerySchema):
     txnIds = CsvList(metadata={"description": "Transaction ids; repeated or comma-separated"})
     ids = CsvList(metadata={"description": "Withdrawal ids; repeated or comma-separated"})
     invoices = CsvList(metadata={"description": "Invoice references; repeated or comma-separated"})
     statuses = CsvList(choices=STATUSES, metadata={"description": "OPEN, APPROVED, COMPLETE, CANCELLED; repeated or "
                                                                    "comma-separated"})
-    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
-    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
 
-class WithdrawalListSchema(Schema):
-    results = ma.fields.List(ma.fields.Nested(WithdrawalSchema), required=True)
-    page = ma.fields.Integer(required=True, metadata={"description": "0-based index of the page"})
-    limit = ma.fields.Integer(required=True)
-    total = ma.fields.Integer(required=True, metadata={"description": "Withdrawals matching the filters"})
+WithdrawalListSchema = list_schema(WithdrawalSchema, "WithdrawalList", page="0-based index of the page",
+                                   total="Withdrawals matching the filters")
 
 
 @blp.route("/withdrawal", methods=["POST"])

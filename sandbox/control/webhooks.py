@@ -6,18 +6,13 @@ from flask import current_app, g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
-from sandbox.api.fields import MAX_PAGE, Count, Text
-from sandbox.api.schemas import Schema, timestamp
+from sandbox.api.fields import Text
+from sandbox.api.schemas import PageQuerySchema, Schema, list_schema, timestamp
 from sandbox.services import events, webhooks
 
 blp = GatewayBlueprint("sandbox_webhooks", __name__, url_prefix="/sandbox", description="Events and webhooks")
 
 DELIVERY_ID = {"in": "path", "name": "delivery_id", "required": True, "schema": {"type": "string"}}
-
-
-class PageQuerySchema(Schema):
-    page = Count(load_default=1, validate=ma.validate.Range(min=1, max=MAX_PAGE))
-    limit = Count(load_default=20, validate=ma.validate.Range(min=1, max=100))
 
 
 class EventQuerySchema(PageQuerySchema):
@@ -59,14 +54,8 @@ class DeliverySchema(Schema):
     createdAt = timestamp(required=True)
 
 
-def page_schema(item_schema, name: str):
-    return Schema.from_dict({"results": ma.fields.List(ma.fields.Nested(item_schema), required=True),
-                             "page": ma.fields.Integer(required=True), "limit": ma.fields.Integer(required=True),
-                             "total": ma.fields.Integer(required=True)}, name=name)
-
-
-EventPageSchema = page_schema(EventSchema, "EventPage")
-DeliveryPageSchema = page_schema(DeliverySchema, "DeliveryPage")
+EventPageSchema = list_schema(EventSchema, "EventPage", total="Events matching the filter")
+DeliveryPageSchema = list_schema(DeliverySchema, "DeliveryPage", total="Deliveries matching the filters")
 
 
 class SecretSchema(Schema):
