@@ -76,7 +76,8 @@ def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_ur
     store = _open(data, memory)
     try:
         settings = _settings(store, seed, admin_token)
-        settings.public_url = public_url or f"http://{host}:{port}"
+        reachable_host = "localhost" if host in ("0.0.0.0", "::", "") else host  # bound to all interfaces
+        settings.public_url = public_url or f"http://{reachable_host}:{port}"
         settings.webhook_timeout = webhook_timeout
         _, demo, created = _app(store, settings)
     finally:
@@ -88,6 +89,7 @@ def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_ur
     click.echo(f"  {'Created the demo merchant' if created else 'Merchant'} #{demo['id']} ({demo['name']}):")
     click.echo(f"    API-KEY:    {demo['apiKey']}")
     click.echo(f"    HMAC secret {demo['hmacSecret']}")
+    click.echo(f"    webhooks    {demo['webhookSecret']}  (signs webhooks; rotate: POST /sandbox/webhooks/secret)")
     sys.stdout.flush()
     # A memory store starts empty again in the worker; the seed gives it the same demo merchant.
     SandboxServer(lambda: _app(_open(data, memory, WORKER_LOCK_WAIT_SECONDS), settings)[0], host=host, port=port,
@@ -111,7 +113,7 @@ def merchant():
 def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_seconds, data, seed):
     """Create a merchant and print its settings and credentials as JSON."""
     from sandbox.api.errors import first_message
-    from sandbox.control.merchants import MerchantCreateSchema, SandboxMerchantSchema
+    from sandbox.control.merchants import CreatedMerchantSchema, MerchantCreateSchema
     from sandbox.services.merchants import create_merchant
 
     try:
@@ -127,7 +129,7 @@ def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_s
         created = create_merchant(create_app(store, _settings(store, seed)).extensions["sandbox"], settings)
     finally:
         store.close()
-    click.echo(json.dumps(SandboxMerchantSchema().dump(created), indent=2))
+    click.echo(json.dumps(CreatedMerchantSchema().dump(created), indent=2))
 
 
 @main.group()

@@ -7,6 +7,10 @@ from datetime import datetime, timedelta, timezone
 
 from sandbox.domain.errors import InvalidRequest
 
+# How far ahead of the wall clock a merchant's clock may go: far enough for any test,
+# and far from datetime's year-9999 edge, where adding a timeout would overflow.
+MAX_AHEAD = timedelta(days=100 * 366)
+
 
 class Clock:
     """Wall-clock time in UTC (freezegun moves it in tests)."""
@@ -34,6 +38,8 @@ class MerchantClock:
         """Show `moment` now, then run (or stay frozen, when `frozen` is true)."""
         if moment < self.now(wall):
             raise InvalidRequest("the clock cannot move backwards")
+        if moment > wall + MAX_AHEAD:
+            raise InvalidRequest("the clock cannot run more than 100 years ahead")
         stay_frozen = self.frozen if frozen is None else frozen
         return MerchantClock(frozen_at=moment) if stay_frozen else MerchantClock(offset=moment - wall)
 

@@ -15,8 +15,11 @@ MAX_BODY = 1024 * 1024
 def make_handler(secret: str | None, algorithm: str, encoding: str, forward_to: str | None, out=sys.stdout):
     class WebhookHandler(BaseHTTPRequestHandler):
         def do_POST(self):
-            length = min(int(self.headers.get("Content-Length") or 0), MAX_BODY)
-            body = self.rfile.read(length)
+            declared = self.headers.get("Content-Length") or "0"
+            if not declared.isdigit():
+                self._answer(400, {"error": "Content-Length must be a number"})
+                return
+            body = self.rfile.read(min(int(declared), MAX_BODY))
             verified = None if secret is None else signing.verify(secret, body, self.headers.get("X-HMAC"),
                                                                    algorithm, encoding)
             print(self._line(body, verified), file=out, flush=True)

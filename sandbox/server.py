@@ -40,7 +40,9 @@ class Dispatcher(threading.Thread):
 
     POLL_SECONDS = 0.2
 
-    def __init__(self, ctx, timeout: float, workers: int = 8):
+    # Threads are started as merchants need them: enough that a few merchants with slow
+    # endpoints never keep the others waiting (an attempt lasts at most the timeout).
+    def __init__(self, ctx, timeout: float, workers: int = 64):
         super().__init__(name="sandbox-webhooks", daemon=True)
         self.ctx = ctx
         self.timeout = timeout
@@ -62,14 +64,17 @@ class Dispatcher(threading.Thread):
                         continue
                     self._busy.add(merchant_id)
                 self._pool.submit(self._send, merchant_id, [d["id"] for d in batch])
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)  # attempts under way end within the timeout
 
     def _send(self, merchant_id: int, delivery_ids: list[str]) -> None:
         try:
             for delivery_id in delivery_ids:
-                webhooks.attempt(self.ctx, delivery_id, self.timeout)
-        except Exception:
-            log.exception("webhooks: an attempt failed to run")
+                if self.stopping.is_set():
+                    return  # the rest stays in the outbox for the next start
+                try:
+                    webhooks.attempt(self.ctx, delivery_id, self.timeout)
+                except Exception:
+                    log.exception("webhooks: attempting delivery %s failed", delivery_id)
         finally:
             with self._lock:
                 self._busy.discard(merchant_id)
@@ -115,6 +120,6 @@ class SandboxServer(BaseApplication):
         for background in self.workers:
             background.stopping.set()
         for background in self.workers:
-            background.join(timeout=15)
+            background.join(timeout=4)  # within gunicorn's graceful timeout, so the journal gets folded
         if self.app is not None:
             self.app.extensions["sandbox"].store.close()

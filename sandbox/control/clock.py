@@ -5,8 +5,8 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.fields import StrictBoolean
 from sandbox.api.schemas import Schema, timestamp
-from sandbox.clock import MerchantClock, to_iso
 from sandbox.services import clocks
 
 blp = GatewayBlueprint("sandbox_clock", __name__, url_prefix="/sandbox", description="Merchant clocks")
@@ -27,12 +27,9 @@ class AdvanceSchema(Schema):
 
 
 class ClockUpdateSchema(Schema):
-    now = ma.fields.AwareDateTime(metadata={"description": "ISO 8601 with a time zone; never earlier than now"})
-    frozen = ma.fields.Boolean(metadata={"description": "true: stop the clock; false: let it run on"})
-
-
-def clock_view(clock: MerchantClock) -> dict:
-    return {"now": to_iso(clock.now(context().clock.now())), "frozen": clock.frozen}
+    now = ma.fields.AwareDateTime(allow_none=True, metadata={
+        "description": "ISO 8601 with a time zone; never earlier than now, at most 100 years ahead"})
+    frozen = StrictBoolean(allow_none=True, metadata={"description": "true: stop the clock; false: let it run on"})
 
 
 @blp.route("/clock", methods=["GET"])
@@ -40,7 +37,7 @@ def clock_view(clock: MerchantClock) -> dict:
 @blp.response(200, ClockSchema)
 def show():
     """The merchant's clock. It follows real time unless frozen or moved."""
-    return clock_view(clocks.clock_of(context(), g.merchant["id"]))
+    return clocks.state(context(), g.merchant["id"])
 
 
 @blp.route("/clock/advance", methods=["POST"])
@@ -50,7 +47,7 @@ def show():
 @blp.errors(400)
 def advance(body):
     """Move the clock forward; everything due by the new time happens before this returns."""
-    return clock_view(clocks.advance(context(), g.merchant, body["seconds"]))
+    return clocks.advance(context(), g.merchant, body["seconds"])
 
 
 @blp.route("/clock", methods=["PUT"])
@@ -60,4 +57,5 @@ def advance(body):
 @blp.errors(400)
 def update(body):
     """Set the time (never backwards) and/or freeze or release the clock."""
-    return clock_view(clocks.update(context(), g.merchant, moment=body.get("now"), frozen=body.get("frozen")))
+    body = body or {}
+    return clocks.update(context(), g.merchant, moment=body.get("now"), frozen=body.get("frozen"))

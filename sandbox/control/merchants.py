@@ -18,7 +18,8 @@ blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description
 
 MAX_AUTO_APPROVE_SECONDS = 365 * 24 * 3600
 
-URL_PATTERN = r"^(https?://[!-~]+)?$"  # http(s), printable ASCII; empty for none
+# http(s), a host name or IPv4 address, an optional port and path; empty for none
+URL_PATTERN = r"^(https?://[A-Za-z0-9._~-]+(:[0-9]{1,5})?([/?#][!-~]*)?)?$"
 
 
 def _optional_url(**kwargs) -> Text:

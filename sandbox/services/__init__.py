@@ -18,3 +18,9 @@ class Context:
     credential_secret: str = ""
     # Where the sandbox is reached, for links in data that no request carries (webhooks).
     public_url: str = "http://localhost"
+
+
+def page_of(items: list, page: int, limit: int) -> list:
+    """Items of the 1-based `page` when pages hold `limit` items."""
+    start = (page - 1) * limit
+    return items[start:start + limit]

@@ -25,25 +25,29 @@ def _save(ctx: Context, merchant_id: int, clock: MerchantClock) -> None:
                              "frozenAt": to_iso(clock.frozen_at) if clock.frozen_at else None})
 
 
-def advance(ctx: Context, merchant: dict, seconds: float) -> MerchantClock:
+def state(ctx: Context, merchant_id: int) -> dict:
+    """`{"now", "frozen"}`, as the control API shows a clock."""
+    clock = clock_of(ctx, merchant_id)
+    return {"now": to_iso(clock.now(ctx.clock.now())), "frozen": clock.frozen}
+
+
+def advance(ctx: Context, merchant: dict, seconds: float) -> dict:
+    """Move the clock forward; everything due by then is applied before this returns."""
     from sandbox.services import engine  # the engine runs handlers that read clocks
 
     with ctx.store.transaction():
-        clock = clock_of(ctx, merchant["id"]).advanced(seconds, ctx.clock.now())
-        _save(ctx, merchant["id"], clock)
+        _save(ctx, merchant["id"], clock_of(ctx, merchant["id"]).advanced(seconds, ctx.clock.now()))
         engine.catch_up(ctx, merchant["id"])
-        return clock
+        return state(ctx, merchant["id"])
 
 
-def update(ctx: Context, merchant: dict, *, moment: datetime | None = None, frozen: bool | None = None
-           ) -> MerchantClock:
+def update(ctx: Context, merchant: dict, *, moment: datetime | None = None, frozen: bool | None = None) -> dict:
     """Set the time (never backwards) and/or freeze or release the clock."""
     from sandbox.services import engine
 
     with ctx.store.transaction():
         wall = ctx.clock.now()
         current = clock_of(ctx, merchant["id"])
-        clock = current.set_to(moment or current.now(wall), wall, frozen=frozen)
-        _save(ctx, merchant["id"], clock)
+        _save(ctx, merchant["id"], current.set_to(moment or current.now(wall), wall, frozen=frozen))
         engine.catch_up(ctx, merchant["id"])
-        return clock
+        return state(ctx, merchant["id"])

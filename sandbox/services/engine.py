@@ -1,18 +1,21 @@
 """The engine: the one place that applies transitions when they fall due, in time order.
 
 A transition is scheduled for a moment on its merchant's clock (a withdrawal's
-approval and completion, a deposit's confirmation, a payment's expiry). Whenever a
-merchant's clock is read for a request, moved, or ticks past a due moment, every
-transition due by then is applied, earliest first, each at its own moment, as it
-would have happened in real time. Handlers may schedule further transitions
+approval and completion, a deposit's confirmation, a payment's expiry). When a
+merchant's request arrives, when its clock is moved or set, and on every tick of
+the ticker, every transition due by then is applied, earliest first, each at its own
+moment, as it would have happened in real time. Handlers may schedule further transitions
 (approval schedules completion), which join the same ordered queue.
 """
 
+import logging
 from datetime import datetime
 from typing import Callable
 
 from sandbox.clock import from_iso, to_iso
 from sandbox.services import Context, clocks
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[Context, str, datetime], None]  # (ctx, ref, moment it fell due)
 
@@ -59,6 +62,22 @@ def catch_up(ctx: Context, merchant_id: int) -> int:
             applied += 1
 
 
+def settled_now(ctx: Context, merchant_id: int) -> datetime:
+    """The merchant's now, with everything due by then applied: what an operation reads
+    inside its transaction, so that no transition can fall due between its check and
+    its change (the request's own catch-up ran in a transaction of its own)."""
+    with ctx.store.transaction():
+        catch_up(ctx, merchant_id)
+        return clocks.now(ctx, merchant_id)
+
+
 def catch_up_all(ctx: Context) -> int:
-    """What the background ticker runs: every merchant's due transitions."""
-    return sum(catch_up(ctx, merchant["id"]) for merchant in ctx.store.all("merchants"))
+    """What the background ticker runs: every merchant's due transitions. One
+    merchant's failure is logged and never keeps the others waiting."""
+    applied = 0
+    for merchant in ctx.store.all("merchants"):
+        try:
+            applied += catch_up(ctx, merchant["id"])
+        except Exception:
+            log.exception("applying the due transitions of merchant %s failed", merchant["id"])
+    return applied

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from sandbox.clock import to_iso
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, webhooks
+from sandbox.services import Context, page_of, webhooks
 
 WITHDRAWAL_STATUS_CHANGED = "withdrawal.status_changed"
 PAYMENT_STATUS_CHANGED = "payment.status_changed"
@@ -30,5 +30,4 @@ def list_events(ctx: Context, merchant: dict, *, event_type=None, page=1, limit=
     """The merchant's events, newest first."""
     everything = ctx.store.find("events", "merchant", merchant["id"])
     matches = [e for e in reversed(everything) if event_type in (None, e["type"])]
-    start = (page - 1) * limit
-    return matches[start:start + limit], len(matches)
+    return page_of(matches, page, limit), len(matches)

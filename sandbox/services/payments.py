@@ -17,7 +17,7 @@ from sandbox.domain.fees import in_asset
 from sandbox.domain.market import price_usd
 from sandbox.domain.money import ZERO, format_amount
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, addresses, clocks, engine, events, wallets
+from sandbox.services import Context, addresses, clocks, engine, events, page_of, wallets
 from sandbox.services.merchants import merchant_object
 from sandbox.services.urls import checkout_url, payment_redirect_url
 
@@ -260,7 +260,7 @@ def list_payments(ctx: Context, merchant: dict, *, statuses=(), method: str | No
             matches.sort(key=lambda p: (value(p), p["seq"]))
         if newest_first:
             matches.reverse()
-        return [(p, transactions_of(ctx, p)) for p in matches[start:start + limit]], len(matches)
+        return [(p, transactions_of(ctx, p)) for p in page_of(matches, page, limit)], len(matches)
 
 
 def _merged_page(store, buckets, start: int, stop: int, newest_first: bool) -> list[dict]:

@@ -12,7 +12,7 @@ from sandbox.domain.errors import Conflict, InvalidRequest
 from sandbox.domain.fees import percent_fee
 from sandbox.domain.money import format_amount
 from sandbox.domain.seed import derive_bytes
-from sandbox.services import Context, addresses, clocks, engine, payments, wallets
+from sandbox.services import Context, addresses, engine, payments, wallets
 from sandbox.services.network_fee import sweep_fee
 
 
@@ -36,6 +36,7 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
         raise InvalidRequest(f"addressFrom is not a valid {network.name} address")
     merchant_id = merchant["id"]
     with ctx.store.transaction():
+        now = engine.settled_now(ctx, merchant_id)  # so a payment that has just expired takes nothing
         address = addresses.merchant_address(ctx, merchant_id, network, request["addressTo"])
         if address is None:
             raise InvalidRequest(f"addressTo is not one of this merchant's deposit addresses on {network.name}")
@@ -57,7 +58,6 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
                    if payments.awaits_funds(p)]  # the engine has expired what is due
         payment = waiting[0] if waiting else None
         fixed_fee = Decimal(payment["fixedFee"]) if payment else payments.default_fixed_fee(merchant, asset)
-        now = clocks.now(ctx, merchant_id)
         confirmations = request.get("confirmations") or 0
         needed = payment["confirmsNeeded"] if payment else network.confirms_needed
         transaction = {

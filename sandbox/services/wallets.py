@@ -24,12 +24,13 @@ def wallet_key(network: str, address: str, asset_short: str) -> str:
     return f"{network}:{address}:{asset_short}"
 
 
-def ensure_wallet(ctx: Context, address: dict, asset_short: str) -> dict:
-    """The wallet of `asset_short` at a deposit address, opened (empty, ACTIVE) on first use."""
+def ensure_wallet(ctx: Context, address: dict, asset_short: str, at: datetime | None = None) -> dict:
+    """The wallet of `asset_short` at a deposit address, opened (empty, ACTIVE) on first
+    use, at `at` (default: the merchant's now)."""
     with ctx.store.transaction():
         wallet = ctx.store.get("wallets", wallet_key(address["network"], address["address"], asset_short))
         if wallet is None:
-            now = to_iso(clocks.now(ctx, address["merchantId"]))
+            now = to_iso(at or clocks.now(ctx, address["merchantId"]))
             wallet = {"merchantId": address["merchantId"], "clientId": address["clientId"],
                       "network": address["network"], "address": address["address"], "asset": asset_short,
                       "amount": "0", "status": ACTIVE, "createdAt": now, "updatedAt": now, "lastReceivedAt": None}
@@ -40,7 +41,7 @@ def ensure_wallet(ctx: Context, address: dict, asset_short: str) -> dict:
 def credit(ctx: Context, address: dict, asset_short: str, amount: Decimal, at: datetime) -> dict:
     """Receive `amount` (a negative one sends) into the wallet at moment `at`."""
     with ctx.store.transaction():
-        wallet = ensure_wallet(ctx, address, asset_short)
+        wallet = ensure_wallet(ctx, address, asset_short, at)
         updated = {**wallet, "amount": format_amount(Decimal(wallet["amount"]) + amount), "updatedAt": to_iso(at),
                    "lastReceivedAt": to_iso(at) if amount > 0 else wallet["lastReceivedAt"]}
         ctx.store.put("wallets", updated)
@@ -50,7 +51,7 @@ def credit(ctx: Context, address: dict, asset_short: str, amount: Decimal, at: d
 def block(ctx: Context, address: dict, asset_short: str, at: datetime) -> None:
     """AML: the wallet that received a dangerous transaction becomes BLOCKED."""
     with ctx.store.transaction():
-        wallet = ensure_wallet(ctx, address, asset_short)
+        wallet = ensure_wallet(ctx, address, asset_short, at)
         ctx.store.put("wallets", {**wallet, "status": BLOCKED, "updatedAt": to_iso(at)})
 
 

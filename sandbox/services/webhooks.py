@@ -11,6 +11,7 @@ restart loses nothing (at least once).
 """
 
 import json
+import threading
 from datetime import datetime, timedelta
 
 from sandbox import delivery
@@ -18,13 +19,17 @@ from sandbox.clock import from_iso, to_iso
 from sandbox.domain import signing
 from sandbox.domain.errors import InvalidRequest, NotFound
 from sandbox.domain.seed import derive_token, derive_uuid
-from sandbox.services import Context, clocks
+from sandbox.services import Context, clocks, page_of
 
 PENDING, DELIVERED, FAILED = "PENDING", "DELIVERED", "FAILED"
 DELIVERY_STATUSES = (PENDING, DELIVERED, FAILED)
 BACKOFF = [timedelta(seconds=s) for s in (10, 60, 300, 1800, 7200, 21600, 43200)]
 MAX_ATTEMPTS = len(BACKOFF) + 1
 TEST_EVENT = "webhook.test"
+
+# Deliveries being attempted right now, so that no two threads send the same one.
+_in_flight: set[str] = set()
+_in_flight_lock = threading.Lock()
 
 
 def webhook_secret(ctx: Context, merchant_id: int, version: int) -> str:
@@ -77,19 +82,39 @@ def due(ctx: Context) -> list[dict]:
             if subject in held:
                 continue
             held.add(subject)
-            now = nows.setdefault(pending["merchantId"], clocks.now(ctx, pending["merchantId"]))
-            if from_iso(pending["nextAttemptAt"]) <= now:
+            if pending["merchantId"] not in nows:
+                try:
+                    nows[pending["merchantId"]] = clocks.now(ctx, pending["merchantId"])
+                except (OverflowError, ValueError):  # a clock that cannot be read holds up only its merchant
+                    nows[pending["merchantId"]] = None
+            now = nows[pending["merchantId"]]
+            if now is not None and from_iso(pending["nextAttemptAt"]) <= now:
                 eligible.append(pending)
         return eligible
 
 
 def attempt(ctx: Context, delivery_id: str, timeout: float) -> dict:
-    """One attempt of a pending delivery: signed, sent (outside the store's lock, so a
-    slow receiver holds up nothing else), and recorded."""
+    """One attempt of a pending delivery that is due: claimed (no other thread sends it
+    meanwhile), signed, sent outside the store's lock (a slow receiver holds up nothing
+    else), and recorded. A delivery not due, or already being sent, is left alone."""
+    with _in_flight_lock:
+        if delivery_id in _in_flight:
+            return ctx.store.get("deliveries", delivery_id)
+        _in_flight.add(delivery_id)
+    try:
+        return _attempt(ctx, delivery_id, timeout)
+    finally:
+        with _in_flight_lock:
+            _in_flight.discard(delivery_id)
+
+
+def _attempt(ctx: Context, delivery_id: str, timeout: float) -> dict:
     with ctx.store.transaction():
         record = ctx.store.get("deliveries", delivery_id)
         if record is None or record["status"] != PENDING:
             return record
+        if from_iso(record["nextAttemptAt"]) > clocks.now(ctx, record["merchantId"]):
+            return record  # rescheduled since it was found due
         merchant = ctx.store.get("merchants", str(record["merchantId"]))
         number = len(record["attempts"]) + 1
         body = record["body"].encode()
@@ -158,8 +183,7 @@ def list_deliveries(ctx: Context, merchant: dict, *, event_id=None, event_type=N
     everything = ctx.store.find("deliveries", "merchant", merchant["id"])
     matches = [d for d in reversed(everything) if event_id in (None, d["eventId"])
                and event_type in (None, d["eventType"]) and status in (None, d["status"])]
-    start = (page - 1) * limit
-    return matches[start:start + limit], len(matches)
+    return page_of(matches, page, limit), len(matches)
 
 
 def _own(ctx: Context, merchant: dict, delivery_id: str) -> dict:

@@ -12,7 +12,7 @@ from sandbox.domain.assets import normalise, require_asset, require_network
 from sandbox.domain.errors import Forbidden, InvalidRequest, NotFound
 from sandbox.domain.money import format_amount
 from sandbox.domain.seed import derive_bytes, derive_uuid
-from sandbox.services import Context, addresses, clocks, engine, events, wallets
+from sandbox.services import Context, addresses, engine, events, page_of, wallets
 from sandbox.services.merchants import merchant_object
 
 APPROVE, COMPLETE = "withdrawal.approve", "withdrawal.complete"
@@ -43,7 +43,7 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
                 raise InvalidRequest(f"the {asset.short} wallet at addressFrom is BLOCKED by the AML check")
         if transfer_all:
             amount = rules.require_transferable(wallets.balance_of(ctx, network, source["address"], asset.short))
-        now = clocks.now(ctx, merchant["id"])
+        now = engine.settled_now(ctx, merchant["id"])
         sequence = ctx.store.count("withdrawals", "merchant", merchant["id"])
         auto_approve = merchant["autoApproveSeconds"]
         approve_at = now + timedelta(seconds=auto_approve) if auto_approve is not None else None
@@ -78,19 +78,21 @@ def create_withdrawal(ctx: Context, merchant: dict, request: dict) -> dict:
 def approve(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
     """Manual approval (the dashboard's button): OPEN → APPROVED now."""
     with ctx.store.transaction():
+        now = engine.settled_now(ctx, merchant["id"])
         withdrawal = _own(ctx, merchant, withdrawal_id)
         rules.require_transition(withdrawal["status"], rules.APPROVED)
-        return _approve(ctx, withdrawal, clocks.now(ctx, merchant["id"]))
+        return _approve(ctx, withdrawal, now)
 
 
 def cancel(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
     """OPEN or APPROVED → CANCELLED; whatever was scheduled for it is dropped."""
     with ctx.store.transaction():
+        now = engine.settled_now(ctx, merchant["id"])
         withdrawal = _own(ctx, merchant, withdrawal_id)
         rules.require_transition(withdrawal["status"], rules.CANCELLED)
         for kind in (APPROVE, COMPLETE):
             engine.unschedule(ctx, merchant["id"], kind, withdrawal_id)
-        return _change(ctx, withdrawal, clocks.now(ctx, merchant["id"]), status=rules.CANCELLED)
+        return _change(ctx, withdrawal, now, status=rules.CANCELLED)
 
 
 def approve_when_due(ctx: Context, withdrawal_id: str, at: datetime) -> None:
@@ -160,8 +162,7 @@ def list_withdrawals(ctx: Context, merchant: dict, *, ids=(), txn_ids=(), invoic
     wanted = [(set(ids), "id"), (set(txn_ids), "txnId"), (set(invoices), "invoice"), (set(statuses), "status")]
     created = ctx.store.find("withdrawals", "merchant", merchant["id"])  # oldest first
     matches = [w for w in reversed(created) if all(not values or w[field] in values for values, field in wanted)]
-    start = (page - 1) * limit
-    return matches[start:start + limit], len(matches)
+    return page_of(matches, page, limit), len(matches)
 
 
 def withdrawal_object(withdrawal: dict, merchant: dict) -> dict:

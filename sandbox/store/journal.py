@@ -113,6 +113,8 @@ class JournalPersistence:
         """Write one transaction durably, or raise and leave the journal as it was."""
         if self._failed:
             raise StoreFailed("the journal could not be repaired after a failed write; restart the sandbox")
+        if self._fd is None:
+            raise StoreFailed("the store is closed")
         line = json.dumps(changes, separators=(",", ":")).encode() + b"\n"
         try:
             written = 0
