@@ -70,3 +70,30 @@ def test_timestamps_come_from_the_merchants_clock(shop):
         payment = shop.control("POST", "/sandbox/payments", {"amount": "1", "assetShort": "USDT",
                                                              "assetNetwork": "tron"}).json["data"]
         assert payment["createdAt"] == "2030-05-05T05:05:05.000000Z"
+
+
+def test_a_clock_goes_at_most_100_years_ahead(shop):
+    with freeze_time(WALL):
+        response = shop.control("PUT", "/sandbox/clock", {"now": "9999-12-31T23:59:59Z", "frozen": True})
+        assert response.status_code == 400 and response.json == {
+            "error": "the clock cannot run more than 100 years ahead"}
+        assert shop.control("PUT", "/sandbox/clock", {"now": "2120-01-01T00:00:00Z"}).status_code == 200
+        assert shop.control("POST", "/sandbox/clock/advance", {"seconds": 10 * 366 * 24 * 3600}).status_code == 400
+
+
+def test_null_clock_fields_count_as_absent(shop):
+    assert shop.control("PUT", "/sandbox/clock", {"now": None, "frozen": None}).status_code == 200
+
+
+def test_one_merchants_broken_transitions_never_stop_the_others(shop, other_shop, ctx, monkeypatch):
+    from sandbox.services import engine
+
+    other_shop.control("PATCH", "/sandbox/merchants/me", {"autoApproveSeconds": 0})
+    created = other_shop.post("/v2/withdrawal", {
+        "amount": "1", "asset": {"short": "USDT", "network": "tron"}, "destTag": None, "invoice": "i",
+        "addressTo": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "customer": {"id": 1, "name": "A", "email": "a@b.co"}}).json
+    broken = shop.merchant["id"]
+    real = engine.catch_up
+    monkeypatch.setattr(engine, "catch_up", lambda c, merchant_id: 1 / 0 if merchant_id == broken else real(c, merchant_id))
+    assert engine.catch_up_all(ctx) >= 1  # the first merchant failed; the other's approval still happened
+    assert ctx.store.get("withdrawals", created["id"])["status"] == "APPROVED"

@@ -226,7 +226,8 @@ def test_the_secret_never_appears_in_the_deliveries_log(hooked, frozen_wall):
     assert hooked.merchant["webhookSecret"] not in log and hooked.merchant["hmacSecret"] not in log
 
 
-@pytest.mark.parametrize("url", ["ftp://127.0.0.1/hooks", "file:///etc/passwd", "javascript:alert(1)"])
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1/hooks", "file:///etc/passwd", "javascript:alert(1)",
+                                 "http:///hooks", "http://@/", "http://[::1"])
 def test_only_http_and_https_urls(hooked, client, url):
     response = client.patch("/sandbox/merchants/me", json={"webhookUrl": url},
                             headers={"API-KEY": hooked.merchant["apiKey"]})

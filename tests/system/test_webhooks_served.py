@@ -117,3 +117,31 @@ def test_the_whole_loop_sandbox_to_listener():
             listener.wait(10)
     assert [line.split("status=")[-1].strip() for line in lines] == ["OPEN", "APPROVED", "COMPLETE"]
     assert all("[signature ok]" in line for line in lines)
+
+
+def test_the_test_event_is_sent_once_even_with_the_dispatcher_running():
+    with Receiver(delay=0.6) as receiver, Served("--memory") as server:
+        merchant = server.demo_merchant
+        key = {"API-KEY": merchant["apiKey"]}
+        server.request("PATCH", "/sandbox/merchants/me", {"webhookUrl": receiver.url}, key)
+        status, delivery = server.request("POST", "/sandbox/webhooks/test", None, key)
+        time.sleep(1.5)  # time enough for the dispatcher to have sent it a second time
+        assert status == 200 and delivery["status"] == "DELIVERED"
+        assert len(receiver.requests) == 1
+        listed = server.request("GET", "/sandbox/webhooks/deliveries", headers=key)[1]["results"][0]
+        assert [a["attempt"] for a in listed["attempts"]] == [1]
+
+
+def test_a_hanging_endpoint_of_one_merchant_never_delays_another():
+    with Receiver() as hanging, Receiver() as healthy, Served("--memory", "--webhook-timeout", "20") as server:
+        hanging.gate = threading.Event()
+        stuck = server.demo_merchant
+        created = server.request("POST", "/sandbox/merchants", {"name": "Healthy", "email": "h@shop.example",
+                                                                "webhookUrl": healthy.url})[1]
+        server.request("PATCH", "/sandbox/merchants/me", {"webhookUrl": hanging.url}, {"API-KEY": stuck["apiKey"]})
+        for number in range(3):
+            server.signed_post(stuck, "/v2/withdrawal", withdrawal(f"stuck-{number}"))
+        assert wait_for(lambda: hanging.requests)  # the dispatcher is now waiting on it
+        server.signed_post(created, "/v2/withdrawal", withdrawal("healthy"))
+        assert wait_for(lambda: healthy.requests, seconds=3)
+        hanging.gate.set()
