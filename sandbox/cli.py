@@ -133,6 +133,55 @@ def merchant_create(name, email, site_url, logo_url, webhook_url, auto_approve_s
 
 
 @main.group()
+def scenario():
+    """Scenario files: set up, drive and check a sandbox."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--base-url", help="Run against this sandbox over HTTP [default: a fresh one in process per scenario]")
+@click.option("--admin-token", envvar="SANDBOX_ADMIN_TOKEN", help="For a sandbox served with one (merchant creation)")
+@click.option("--seed", type=click.IntRange(0), help="Seed of the in-process sandboxes [default: each file's, or 0]")
+@click.option("--junit", type=click.Path(dir_okay=False), help="Write a JUnit XML report here")
+def scenario_run(paths, base_url, admin_token, seed, junit):
+    """Run scenario files (directories: every .yaml, .yml and .json in them)."""
+    from sandbox.scenarios import format as scenario_format
+    from sandbox.scenarios.junit import report
+    from sandbox.scenarios.runner import run
+
+    files = [str(f) for path in paths for f in
+             (sorted(p for p in Path(path).rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+              if Path(path).is_dir() else [Path(path)])]
+    try:
+        scenarios = [scenario_format.load(file) for file in files]
+    except scenario_format.ScenarioError as error:
+        raise click.ClickException(str(error)) from None  # nothing runs when any file is broken
+    if not scenarios:
+        raise click.ClickException("no scenario files found")
+    results = []
+    for number, loaded in enumerate(scenarios, start=1):
+        click.echo(f"[{number}/{len(scenarios)}] {loaded.name}  ({loaded.path})")
+        results.append(run(loaded, _scenario_client(loaded, base_url, admin_token, seed), click.echo))
+    passed = sum(result.passed for result in results)
+    click.echo(f"\n{passed} passed, {len(results) - passed} failed")
+    if junit:
+        Path(junit).write_text(report(results), encoding="utf-8")
+    if passed != len(results):
+        sys.exit(1)
+
+
+def _scenario_client(loaded, base_url, admin_token, seed):
+    """The client a scenario runs with: over HTTP, or in a sandbox of its own."""
+    from sandbox.app import Settings, create_app
+    from sandbox.client import GatewayClient
+
+    if base_url:
+        return GatewayClient(base_url, admin_token=admin_token)
+    chosen = seed if seed is not None else loaded.data.get("seed", 0)
+    return GatewayClient.in_process(create_app(Store(), Settings(seed=chosen)))
+
+
+@main.group()
 def webhooks():
     """Webhooks on your machine."""
 

@@ -1,0 +1,1 @@
+"""Scenario files: QA scripts that set up, drive and check a sandbox."""
