@@ -1,0 +1,128 @@
+"""The scenario runner: file errors with file and line, references, expectations that
+must fail do fail, JUnit output, and the shipped library in process and over HTTP."""
+
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from sandbox.app import Settings, create_app
+from sandbox.client import GatewayClient
+from sandbox.scenarios.format import ScenarioError, load
+from sandbox.scenarios.junit import report
+from sandbox.scenarios.runner import run
+from sandbox.store import Store
+from tests.system.serving import Served
+
+ROOT = Path(__file__).resolve().parents[2]
+LIBRARY = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+
+def write(tmp_path, text: str) -> str:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def run_file(path: str, lines: list | None = None):
+    loaded = load(path)
+    client = GatewayClient.in_process(create_app(Store(), Settings(seed=loaded.data.get("seed", 0))))
+    return run(loaded, client, (lines if lines is not None else []).append)
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=[p.name for p in LIBRARY])
+def test_the_library_passes_in_process(path):
+    result = run_file(str(path))
+    assert result.passed, [step.problems for step in result.steps] or result.error
+
+
+@pytest.mark.slow
+def test_the_library_passes_against_a_served_sandbox(tmp_path):
+    with Served("--memory") as server:
+        junit = tmp_path / "report.xml"
+        done = subprocess.run([sys.executable, "-m", "sandbox", "scenario", "run", "scenarios",
+                               "--base-url", server.base_url, "--junit", str(junit)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(LIBRARY)} passed, 0 failed" in done.stdout
+    suite = ElementTree.parse(junit).getroot()
+    assert suite.get("tests") == str(len(LIBRARY)) and suite.get("failures") == "0"
+
+
+@pytest.mark.parametrize("text, where, what", [
+    ("name: x\nsteps:\n  - advance: -1\n", 3, "less than the minimum"),
+    ("name: x\nsteps:\n  - payment: {}\n  - fly: true\n", 4, "fly"),
+    ("name: x\nsteps: []\n", 2, "should be non-empty"),
+    ("steps:\n  - advance: 1\n", 1, "'name' is a required property"),
+    ("name: x\nsteps: [\n", 3, "not valid YAML"),
+])
+def test_a_malformed_file_names_file_line_and_rule(tmp_path, text, where, what):
+    path = write(tmp_path, text)
+    with pytest.raises(ScenarioError) as failure:
+        load(path)
+    assert str(failure.value).startswith(f"{path}:{where}:") and what in str(failure.value)
+
+
+def test_a_wrong_expectation_fails_with_a_diff_naming_file_and_line(tmp_path):
+    path = write(tmp_path, """name: wrong
+steps:
+  - payment: {amount: "10", assetShort: USDT, assetNetwork: tron}
+    as: p
+  - get_payment: "${p.id}"
+    expect:
+      body: {data.displayStatus: COMPLETED}
+  - advance: 1
+""")
+    lines = []
+    result = run_file(path, lines)
+    assert not result.passed and len(result.steps) == 2  # stops at the failure
+    assert f"  FAIL   2  get_payment        {path}:5" in lines
+    assert "data.displayStatus: expected 'COMPLETED', got 'NEW'" in " ".join(lines)
+
+
+def test_an_unexpected_error_answer_fails_the_step(tmp_path):
+    result = run_file(write(tmp_path, "name: x\nsteps:\n  - get_payment: nope\n"))
+    assert not result.passed and "expected success, got 400" in result.steps[0].problems[0]
+
+
+def test_an_unknown_reference_is_a_clear_error(tmp_path):
+    result = run_file(write(tmp_path, "name: x\nsteps:\n  - get_payment: ${nobody.id}\n"))
+    assert result.error == f"{tmp_path / 'scenario.yaml'}:3: ${{nobody}} names no earlier step (known: none)"
+
+
+def test_counts_and_list_paths(tmp_path):
+    result = run_file(write(tmp_path, """name: counts
+steps:
+  - deposit_addresses: {assetNetwork: tron, assetShort: USDT, number: 2}
+    expect: {count: {addresses: 2}, body: {addresses.-1.symbol: USDT, success: true}}
+  - deposit_addresses: {assetNetwork: tron, assetShort: USDT, number: 2}
+    expect: {count: {addresses: 3}}
+"""))
+    assert [step.passed for step in result.steps] == [True, False]
+    assert result.steps[1].problems == ["addresses: expected 3 items, got 2"]
+
+
+def test_junit_report_shape(tmp_path):
+    good = run_file(str(LIBRARY[0]))
+    bad = run_file(write(tmp_path, "name: bad\nsteps:\n  - get_payment: nope\n"))
+    root = ElementTree.fromstring(report([good, bad]))
+    (suite,) = root.findall("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")
+    cases = suite.findall("testcase")
+    assert cases[0].find("failure") is None and "step 1 get_payment" in cases[1].find("failure").get("message")
+
+
+def test_the_cli_refuses_a_broken_file_before_running_anything(tmp_path):
+    broken = write(tmp_path, "name: x\nsteps:\n  - advance: -1\n")
+    done = subprocess.run([sys.executable, "-m", "sandbox", "scenario", "run", str(LIBRARY[0]), broken],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and f"{broken}:3" in done.stderr and "[1/" not in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unreachable_base_url_is_a_clear_message():
+    done = subprocess.run([sys.executable, "-m", "sandbox", "scenario", "run", str(LIBRARY[0]),
+                           "--base-url", "http://127.0.0.1:9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "cannot reach the sandbox" in done.stdout and "Traceback" not in done.stderr
