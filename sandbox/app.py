@@ -11,7 +11,7 @@ from sandbox.api import deposit_addresses, network_fee, payments, wallets, withd
 from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
 from sandbox.clock import Clock
-from sandbox.control import clock, health, merchants
+from sandbox.control import clock, health, merchants, snapshots
 from sandbox.control import payments as sandbox_payments
 from sandbox.control import transactions
 from sandbox.control import webhooks
@@ -21,7 +21,7 @@ from sandbox.store import Repository
 
 GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
 CONTROL_BLUEPRINTS = (health.blp, merchants.blp, clock.blp, sandbox_payments.blp, transactions.blp,
-                      sandbox_withdrawals.blp, webhooks.blp)
+                      sandbox_withdrawals.blp, webhooks.blp, snapshots.blp)
 MAX_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 
@@ -95,7 +95,8 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
         gateway.register_blueprint(blueprint)
 
     control = _api(app, "SANDBOX", "gateway-sandbox control API",
-                   "Sandbox controls: merchants, health. Not part of the gateway.", "/sandbox")
+                   "Sandbox controls: merchants, clocks, simulated payments and deposits, approvals, webhooks, snapshots. "
+                   "Not part of the gateway.", "/sandbox")
     for blueprint in CONTROL_BLUEPRINTS:
         control.register_blueprint(blueprint)
 

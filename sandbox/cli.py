@@ -182,6 +182,59 @@ def _scenario_client(loaded, base_url, admin_token, seed):
 
 
 @main.group()
+def state():
+    """The whole store as one JSON file, to keep, share or load elsewhere (a data file in
+    use by a running sandbox is refused: stop it first)."""
+
+
+@state.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--data", type=click.Path(dir_okay=False, exists=True), help=f"Data file [default: {DEFAULT_DATA}]")
+def state_export(file, data):
+    """Write every record of the data file to FILE (`-`: standard output)."""
+    from sandbox.store.portable import export_state
+
+    store = _open(data or _existing(DEFAULT_DATA), False)
+    try:
+        text = json.dumps(export_state(store), ensure_ascii=False, indent=1)
+    finally:
+        store.close()
+    with click.open_file(file, "w", encoding="utf-8", atomic=file != "-") as out:
+        out.write(text + "\n")
+    if file != "-":
+        click.echo(f"exported {sum(len(v) for v in json.loads(text)['tables'].values())} records to {file}")
+
+
+@state.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, allow_dash=True))
+@click.option("--data", type=click.Path(dir_okay=False), help=f"Data file [default: {DEFAULT_DATA}]")
+@click.option("--replace", is_flag=True, help="Overwrite a data file that already holds records")
+def state_import(file, data, replace):
+    """Load FILE (as `state export` writes it) into the data file, all or nothing."""
+    from sandbox.store.portable import InvalidState, import_state
+
+    try:
+        with click.open_file(file, encoding="utf-8") as source:
+            document = json.load(source)
+    except (ValueError, OSError) as error:
+        raise click.ClickException(f"{file}: not a state export: {error}") from None
+    store = _open(data, False)
+    try:
+        count = import_state(store, document, replace=replace)
+    except InvalidState as error:
+        raise click.ClickException(f"{file}: {error}; nothing was imported") from None
+    finally:
+        store.close()
+    click.echo(f"imported {count} records into {os.path.abspath(data or DEFAULT_DATA)}")
+
+
+def _existing(path: str) -> str:
+    if not os.path.exists(path):
+        raise click.ClickException(f"no data file at {path} (give one with --data)")
+    return path
+
+
+@main.group()
 def webhooks():
     """Webhooks on your machine."""
 

@@ -171,3 +171,23 @@ class GatewayClient:
 
     def deliveries(self, **query) -> Response:
         return self.request("GET", "/sandbox/webhooks/deliveries", query=query)
+
+    def dispatch_webhooks(self) -> Response:
+        """Make every webhook attempt due now, and answer once they are recorded."""
+        return self.request("POST", "/sandbox/webhooks/dispatch")
+
+    def redeliver(self, delivery_id: str) -> Response:
+        return self.request("POST", f"/sandbox/webhooks/deliveries/{urllib.parse.quote(delivery_id, safe='')}/redeliver")
+
+    def send_test_webhook(self) -> Response:
+        return self.request("POST", "/sandbox/webhooks/test")
+
+    def snapshot(self) -> Response:
+        """Save the merchant's state; `.json["id"]` restores it."""
+        return self.request("POST", "/sandbox/snapshots")
+
+    def snapshots(self, **query) -> Response:
+        return self.request("GET", "/sandbox/snapshots", query=query)
+
+    def restore(self, snapshot_id: str) -> Response:
+        return self.request("POST", f"/sandbox/snapshots/{urllib.parse.quote(snapshot_id, safe='')}/restore")

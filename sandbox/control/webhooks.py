@@ -1,5 +1,6 @@
 """Events and webhook deliveries: GET /sandbox/events, GET /sandbox/webhooks/deliveries,
-POST …/deliveries/{id}/redeliver, POST /sandbox/webhooks/test, POST /sandbox/webhooks/secret."""
+POST …/deliveries/{id}/redeliver, POST /sandbox/webhooks/test, POST /sandbox/webhooks/dispatch,
+POST /sandbox/webhooks/secret."""
 
 import marshmallow as ma
 from flask import current_app, g
@@ -108,6 +109,20 @@ def redeliver(delivery_id):
 def send_test():
     """Send a `webhook.test` event now and answer with the attempt's outcome."""
     return webhooks.send_test(context(), g.merchant, timeout())
+
+
+class DispatchedSchema(Schema):
+    attempted = ma.fields.Integer(required=True, metadata={"description": "Attempts made"})
+
+
+@blp.route("/webhooks/dispatch", methods=["POST"])
+@blp.authenticated()
+@blp.response(200, DispatchedSchema)
+def dispatch():
+    """Attempt every delivery due now on the merchant's clock, and answer once all are
+    recorded. A served sandbox sends them on its own within a moment; scenarios and
+    tests call this to check deliveries without waiting (in process it is the only way)."""
+    return {"attempted": webhooks.dispatch_due(context(), timeout(), g.merchant["id"])}
 
 
 @blp.route("/webhooks/secret", methods=["POST"])

@@ -12,6 +12,7 @@ restart loses nothing (at least once).
 
 import json
 import threading
+import time
 from datetime import datetime, timedelta
 
 from sandbox import delivery
@@ -72,12 +73,15 @@ def public_event(event: dict) -> dict:
     return {"id": event["id"], "type": event["type"], "createdAt": event["createdAt"], "data": event["data"]}
 
 
-def due(ctx: Context) -> list[dict]:
-    """Pending deliveries whose attempt is due on their merchant's clock and which no
-    earlier pending delivery of the same subject holds back, oldest first."""
+def due(ctx: Context, merchant_id: int | None = None) -> list[dict]:
+    """Pending deliveries (of one merchant, or all) whose attempt is due on their
+    merchant's clock and which no earlier pending delivery of the same subject holds
+    back, oldest first."""
     with ctx.store.transaction():
         eligible, held, nows = [], set(), {}
         for pending in ctx.store.find("deliveries", "status", PENDING):
+            if merchant_id is not None and pending["merchantId"] != merchant_id:
+                continue
             subject = (pending["merchantId"], pending["subject"])
             if subject in held:
                 continue
@@ -130,6 +134,8 @@ def _attempt(ctx: Context, delivery_id: str, timeout: float) -> dict:
         outcome = delivery.Outcome(None, "", 0, "the merchant has no webhookUrl")
     with ctx.store.transaction():
         record = ctx.store.get("deliveries", delivery_id)
+        if record is None:
+            return None  # a snapshot restored meanwhile took it away
         log = {"attempt": number, "at": to_iso(started_at), "url": url, "requestHeaders": headers,
                "responseStatus": outcome.status, "responseBody": outcome.body, "durationMs": outcome.duration_ms,
                "error": outcome.error}
@@ -144,14 +150,20 @@ def _attempt(ctx: Context, delivery_id: str, timeout: float) -> dict:
         return updated
 
 
-def dispatch_due(ctx: Context, timeout: float) -> int:
-    """Attempt every due delivery, again and again while that makes more due (the next
-    of a subject); how many attempts were made. The in-process form of the dispatcher."""
+def dispatch_due(ctx: Context, timeout: float, merchant_id: int | None = None) -> int:
+    """Attempt every due delivery (of one merchant, or all), again and again while that
+    makes more due (the next of a subject); how many attempts were made. One that
+    another thread is sending is waited for: when this returns, every attempt due has
+    been made and recorded. The in-process form of the dispatcher."""
     made = 0
-    while batch := due(ctx):
-        for record in batch:
+    while batch := due(ctx, merchant_id):
+        with _in_flight_lock:
+            free = [record for record in batch if record["id"] not in _in_flight]
+        for record in free:
             attempt(ctx, record["id"], timeout)
-        made += len(batch)
+        made += len(free)
+        if len(free) < len(batch):
+            time.sleep(0.02)
     return made
 
 

@@ -26,7 +26,7 @@ class Table:
 
 TABLES: dict[str, Table] = {
     "meta": Table(key=lambda m: m["name"], indexes={}),
-    "clocks": Table(key=lambda c: str(c["merchantId"]), indexes={}),
+    "clocks": Table(key=lambda c: str(c["merchantId"]), indexes={"merchant": lambda c: c["merchantId"]}),
     "schedule": Table(
         key=lambda e: f'{e["merchantId"]}:{e["kind"]}:{e["ref"]}',
         indexes={"merchant": lambda e: e["merchantId"]},
@@ -44,11 +44,12 @@ TABLES: dict[str, Table] = {
     ),
     "merchants": Table(
         key=lambda m: str(m["id"]),
-        indexes={"apiKey": lambda m: m["apiKey"]},
+        indexes={"apiKey": lambda m: m["apiKey"], "merchant": lambda m: m["id"]},
     ),
     "addresses": Table(
         key=lambda a: f'{a["network"]}:{a["address"]}',
         indexes={
+            "merchant": lambda a: a["merchantId"],
             "merchant_network": lambda a: (a["merchantId"], a["network"]),
             "client": lambda a: (a["merchantId"], a["network"], a["clientId"]) if a["clientId"] is not None else None,
         },
@@ -61,7 +62,10 @@ TABLES: dict[str, Table] = {
     ),
     "wallets": Table(
         key=lambda w: f'{w["network"]}:{w["address"]}:{w["asset"]}',
-        indexes={"client": lambda w: (w["merchantId"], w["clientId"]) if w["clientId"] is not None else None},
+        indexes={
+            "merchant": lambda w: w["merchantId"],
+            "client": lambda w: (w["merchantId"], w["clientId"]) if w["clientId"] is not None else None,
+        },
         order=lambda w: w["createdAt"],
     ),
     "payments": Table(
@@ -89,4 +93,13 @@ TABLES: dict[str, Table] = {
         },
         order=lambda t: (t["createdAt"], t["seq"]),
     ),
+    "snapshots": Table(
+        key=lambda s: s["id"],
+        indexes={"merchant": lambda s: s["merchantId"]},
+        order=lambda s: s["seq"],
+    ),
 }
+
+# The tables that hold a merchant's state, each with a `merchant` index: what a
+# snapshot saves and a restore puts back (meta is the store's; snapshots are kept).
+MERCHANT_STATE = tuple(name for name in TABLES if name not in ("meta", "snapshots"))

@@ -1,0 +1,66 @@
+"""Per-merchant snapshots of sandbox state, as local chains offer evm_snapshot and
+evm_revert: a QA suite sets a situation up once, snapshots it, and restores it
+before each test instead of building it again.
+
+A snapshot holds every record of the merchant (settings, clock, addresses, wallets,
+payments, transactions, withdrawals, events, webhook deliveries, due transitions).
+Restoring puts exactly those back — records made since are removed — and keeps the
+snapshot, so it can be restored again. Other merchants are never touched.
+"""
+
+from sandbox.clock import to_iso
+from sandbox.domain.errors import NotFound
+from sandbox.domain.seed import derive_uuid
+from sandbox.services import Context, clocks, page_of
+from sandbox.store.schema import MERCHANT_STATE, TABLES
+
+# Past this many, taking a snapshot drops the merchant's oldest one.
+MAX_SNAPSHOTS_PER_MERCHANT = 20
+
+
+def take(ctx: Context, merchant: dict) -> dict:
+    """A new snapshot of the merchant's state, as it is now."""
+    with ctx.store.transaction():
+        kept = ctx.store.find("snapshots", "merchant", merchant["id"])
+        sequence = kept[-1]["seq"] + 1 if kept else 0  # the newest is never dropped: ids never repeat
+        for oldest in kept[:max(0, len(kept) + 1 - MAX_SNAPSHOTS_PER_MERCHANT)]:
+            ctx.store.delete("snapshots", oldest["id"])
+        tables = {table: ctx.store.find(table, "merchant", merchant["id"]) for table in MERCHANT_STATE}
+        snapshot = {"id": derive_uuid(ctx.seed, "snapshot", merchant["id"], sequence), "merchantId": merchant["id"],
+                    "seq": sequence, "createdAt": to_iso(clocks.now(ctx, merchant["id"])), "tables": tables}
+        ctx.store.put("snapshots", snapshot)
+        return summary(snapshot)
+
+
+def restore(ctx: Context, merchant: dict, snapshot_id: str) -> dict:
+    """The merchant's state put back as the snapshot holds it; the snapshot stays."""
+    with ctx.store.transaction():
+        snapshot = _owned(ctx, merchant, snapshot_id)
+        for table in MERCHANT_STATE:
+            key = TABLES[table].key
+            saved = {key(document): document for document in snapshot["tables"][table]}
+            for current in ctx.store.find(table, "merchant", merchant["id"]):
+                if key(current) not in saved:
+                    ctx.store.delete(table, key(current))
+            for name, document in saved.items():
+                if ctx.store.get(table, name) != document:
+                    ctx.store.put(table, document)
+        return {**summary(snapshot), "clock": clocks.state(ctx, merchant["id"])}
+
+
+def list_snapshots(ctx: Context, merchant: dict, *, page: int, limit: int) -> tuple[list[dict], int]:
+    """The merchant's snapshots, newest first."""
+    kept = ctx.store.find("snapshots", "merchant", merchant["id"])
+    return [summary(s) for s in page_of(kept[::-1], page, limit)], len(kept)
+
+
+def summary(snapshot: dict) -> dict:
+    return {"id": snapshot["id"], "createdAt": snapshot["createdAt"],
+            "records": sum(len(documents) for documents in snapshot["tables"].values())}
+
+
+def _owned(ctx: Context, merchant: dict, snapshot_id: str) -> dict:
+    snapshot = ctx.store.get("snapshots", snapshot_id)
+    if snapshot is None or snapshot["merchantId"] != merchant["id"]:
+        raise NotFound("snapshot not found")
+    return snapshot

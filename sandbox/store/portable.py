@@ -1,0 +1,63 @@
+"""The whole store as one JSON document and back (`gateway-sandbox state export|import`):
+a format of its own (data/state.schema.json), independent of how a data file keeps it."""
+
+import json
+from datetime import datetime, timezone
+from functools import cache
+from importlib import resources
+
+import jsonschema
+
+from sandbox.store.repository import Repository, Store
+from sandbox.store.schema import TABLES
+
+FORMAT, VERSION = "gateway-sandbox-state", 1
+
+
+class InvalidState(Exception):
+    """A state document that cannot be imported, and why."""
+
+
+@cache
+def schema() -> dict:
+    return json.loads(resources.files("sandbox").joinpath("data/state.schema.json").read_text())
+
+
+def export_state(store: Repository) -> dict:
+    return {"format": FORMAT, "version": VERSION, "exportedAt": datetime.now(timezone.utc).isoformat(),
+            "tables": {table: store.all(table) for table in TABLES}}
+
+
+def import_state(store: Repository, document, *, replace: bool = False) -> int:
+    """Load `document` into `store`, all of it or nothing; how many records it holds.
+    A store that already holds data is only overwritten when `replace`."""
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(document))
+    if error is not None:
+        raise InvalidState(f"{'/'.join(map(str, error.path)) or '(top)'}: {error.message}")
+    _check_records(document["tables"])
+    if not replace and any(store.count_all(table) for table in TABLES):
+        raise InvalidState("the store already holds data (use --replace to overwrite it)")
+    with store.transaction():
+        for table in TABLES:
+            for record in store.all(table):
+                store.delete(table, TABLES[table].key(record))
+        for table, records in document["tables"].items():
+            for record in records:
+                store.put(table, record)
+    return sum(len(records) for records in document["tables"].values())
+
+
+def _check_records(tables: dict) -> None:
+    """Every record indexed in a scratch store first, so that a record missing a field
+    the tables need is refused by name before the real store is touched."""
+    scratch, where = Store(), ""
+    try:
+        with scratch.transaction():
+            for table, records in tables.items():
+                for number, record in enumerate(records):
+                    where = f"tables/{table}/{number}"
+                    scratch.put(table, record)
+    except KeyError as error:
+        raise InvalidState(f"{where}: a record without the field {error} that this table needs") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise InvalidState(f"{where}: not a record this version keeps ({error})") from None
