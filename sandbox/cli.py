@@ -65,12 +65,17 @@ def main():
 @click.option("--public-url", help="How clients reach the sandbox, for links in webhooks [default: http://HOST:PORT]")
 @click.option("--webhook-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1, 120),
               help="Seconds a webhook receiver has to answer")
-def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_url, webhook_timeout):
+@click.option("--scenario", "scenario_file", type=click.Path(exists=True, dir_okay=False),
+              help="Run this scenario into the store first (once per data file) and show its merchants")
+def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_url, webhook_timeout, scenario_file):
     """Serve the sandbox (gunicorn, one process, several threads)."""
+    from sandbox.scenarios.format import ScenarioError
+    from sandbox.scenarios.preload import preload
     from sandbox.server import SandboxServer
 
     if data and memory:
         raise click.UsageError("--data and --memory exclude each other")
+    scenario = _load_scenarios([scenario_file])[0] if scenario_file else None
     # Check the data file, settle the seed and show the demo merchant here; the
     # server's worker then opens the store for itself.
     store = _open(data, memory)
@@ -79,21 +84,41 @@ def serve(host, port, data, memory, seed, admin_token, threads, quiet, public_ur
         reachable_host = "localhost" if host in ("0.0.0.0", "::", "") else host  # bound to all interfaces
         settings.public_url = public_url or f"http://{reachable_host}:{port}"
         settings.webhook_timeout = webhook_timeout
-        _, demo, created = _app(store, settings)
+        app, demo, created = _app(store, settings)
+        if scenario:
+            click.echo(f"Preloading the scenario {scenario.name!r} ({scenario.path})")
+        try:
+            preloaded = preload(app, scenario, admin_token, click.echo) if scenario else []
+        except ScenarioError as error:
+            raise click.ClickException(f"preloading the scenario failed: {error}") from None
     finally:
         store.close()
     base = f"http://{host}:{port}"
     where = "memory" if memory else os.path.abspath(data or DEFAULT_DATA)
     click.echo(f"gateway-sandbox on {base}  (seed {settings.seed}, data {where})")
     click.echo(f"  API docs:     {base}/docs   (control API: {base}/sandbox/docs)")
-    click.echo(f"  {'Created the demo merchant' if created else 'Merchant'} #{demo['id']} ({demo['name']}):")
-    click.echo(f"    API-KEY:    {demo['apiKey']}")
-    click.echo(f"    HMAC secret {demo['hmacSecret']}")
-    click.echo(f"    webhooks    {demo['webhookSecret']}  (signs webhooks; rotate: POST /sandbox/webhooks/secret)")
+    _show_merchant(f"{'Created the demo merchant' if created else 'Merchant'} #{demo['id']} ({demo['name']})", demo)
+    for merchant in preloaded:
+        _show_merchant(f"Scenario merchant {merchant['role']!r} #{merchant['id']} ({merchant['name']})", merchant)
+    click.echo("Ctrl-C stops the server.")
     sys.stdout.flush()
-    # A memory store starts empty again in the worker; the seed gives it the same demo merchant.
-    SandboxServer(lambda: _app(_open(data, memory, WORKER_LOCK_WAIT_SECONDS), settings)[0], host=host, port=port,
-                  threads=threads, quiet=quiet).run()
+
+    def worker_app():
+        # A memory store starts empty again in the worker; the seed gives it the same
+        # demo merchant, and the scenario the same merchants, keys and ids.
+        app = _app(_open(data, memory, WORKER_LOCK_WAIT_SECONDS), settings)[0]
+        if scenario:
+            preload(app, scenario, admin_token)
+        return app
+
+    SandboxServer(worker_app, host=host, port=port, threads=threads, quiet=quiet).run()
+
+
+def _show_merchant(title: str, merchant: dict) -> None:
+    click.echo(f"  {title}:")
+    click.echo(f"    API-KEY:    {merchant['apiKey']}")
+    click.echo(f"    HMAC secret {merchant['hmacSecret']}")
+    click.echo(f"    webhooks    {merchant['webhookSecret']}  (signs webhooks; rotate: POST /sandbox/webhooks/secret)")
 
 
 @main.group()
@@ -143,11 +168,40 @@ def scenario():
 @click.option("--admin-token", envvar="SANDBOX_ADMIN_TOKEN", help="For a sandbox served with one (merchant creation)")
 @click.option("--seed", type=click.IntRange(0), help="Seed of the in-process sandboxes [default: each file's, or 0]")
 @click.option("--junit", type=click.Path(dir_okay=False), help="Write a JUnit XML report here")
-def scenario_run(paths, base_url, admin_token, seed, junit):
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on standard error [default: when it is a terminal]")
+def scenario_run(paths, base_url, admin_token, seed, junit, progress):
     """Run scenario files (directories: every .yaml, .yml and .json in them)."""
-    from sandbox.scenarios import format as scenario_format
+    from tqdm import tqdm
+
     from sandbox.scenarios.junit import report
     from sandbox.scenarios.runner import run
+
+    scenarios = _load_scenarios(paths)
+    steps = sum(len(loaded.data["steps"]) for loaded in scenarios)
+    results = []
+    with tqdm(total=steps, unit="step", file=sys.stderr, leave=False, dynamic_ncols=True,
+              disable=None if progress is None else not progress) as bar:
+        def echo(line: str) -> None:
+            bar.write(line, file=sys.stdout)
+
+        for number, loaded in enumerate(scenarios, start=1):
+            echo(f"[{number}/{len(scenarios)}] {loaded.name}  ({loaded.path})")
+            result = run(loaded, _scenario_client(loaded, base_url, admin_token, seed), echo, bar.update)
+            bar.update(len(loaded.data["steps"]) - len(result.steps))  # those a failure skipped
+            results.append(result)
+    passed = sum(result.passed for result in results)
+    click.echo(f"\n{passed} passed, {len(results) - passed} failed")
+    if junit:
+        Path(junit).write_text(report(results), encoding="utf-8")
+    if passed != len(results):
+        sys.exit(1)
+
+
+def _load_scenarios(paths) -> list:
+    """Every scenario file named (directories: their .yaml, .yml and .json files), all
+    valid, or a message naming the first broken one: nothing runs then."""
+    from sandbox.scenarios import format as scenario_format
 
     files = [str(f) for path in paths for f in
              (sorted(p for p in Path(path).rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
@@ -155,19 +209,10 @@ def scenario_run(paths, base_url, admin_token, seed, junit):
     try:
         scenarios = [scenario_format.load(file) for file in files]
     except scenario_format.ScenarioError as error:
-        raise click.ClickException(str(error)) from None  # nothing runs when any file is broken
+        raise click.ClickException(str(error)) from None
     if not scenarios:
         raise click.ClickException("no scenario files found")
-    results = []
-    for number, loaded in enumerate(scenarios, start=1):
-        click.echo(f"[{number}/{len(scenarios)}] {loaded.name}  ({loaded.path})")
-        results.append(run(loaded, _scenario_client(loaded, base_url, admin_token, seed), click.echo))
-    passed = sum(result.passed for result in results)
-    click.echo(f"\n{passed} passed, {len(results) - passed} failed")
-    if junit:
-        Path(junit).write_text(report(results), encoding="utf-8")
-    if passed != len(results):
-        sys.exit(1)
+    return scenarios
 
 
 def _scenario_client(loaded, base_url, admin_token, seed):

@@ -4,6 +4,7 @@ of its own (over HTTP), step by step, through the public client."""
 import re
 import time
 import urllib.error
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,17 +22,25 @@ ACTIONS: dict[str, tuple[str, Callable[[object], str], str, bool]] = {
     "list_payments": ("GET", lambda v: "/v2/payment", "query", False),
     "list_withdrawals": ("GET", lambda v: "/v2/withdrawal", "query", False),
     "wallet_info": ("GET", lambda v: "/v2/merchants/wallets/info", "query", False),
-    "get_payment": ("GET", lambda v: f"/v2/payment/{v}", "none", False),
+    "get_payment": ("GET", lambda v: f"/v2/payment/{_segment(v)}", "none", False),
     "payment": ("POST", lambda v: "/sandbox/payments", "body", False),
     "deposit": ("POST", lambda v: "/sandbox/transactions", "body", False),
     "settings": ("PATCH", lambda v: "/sandbox/merchants/me", "body", False),
     "set_clock": ("PUT", lambda v: "/sandbox/clock", "body", False),
     "advance": ("POST", lambda v: "/sandbox/clock/advance", "seconds", False),
-    "approve": ("POST", lambda v: f"/sandbox/withdrawals/{v}/approve", "none", False),
-    "cancel": ("POST", lambda v: f"/sandbox/withdrawals/{v}/cancel", "none", False),
+    "approve": ("POST", lambda v: f"/sandbox/withdrawals/{_segment(v)}/approve", "none", False),
+    "cancel": ("POST", lambda v: f"/sandbox/withdrawals/{_segment(v)}/cancel", "none", False),
     "events": ("GET", lambda v: "/sandbox/events", "query", False),
     "deliveries": ("GET", lambda v: "/sandbox/webhooks/deliveries", "query", False),
+    "dispatch_webhooks": ("POST", lambda v: "/sandbox/webhooks/dispatch", "none", False),
+    "snapshot": ("POST", lambda v: "/sandbox/snapshots", "none", False),
+    "restore": ("POST", lambda v: f"/sandbox/snapshots/{_segment(v)}/restore", "none", False),
 }
+
+
+def _segment(value) -> str:
+    """A step's value as one path segment."""
+    return urllib.parse.quote(str(value), safe="")
 
 
 @dataclass
@@ -49,23 +58,26 @@ class ScenarioResult:
     steps: list[StepResult] = field(default_factory=list)
     error: str | None = None  # what stopped the run before its end
     seconds: float = 0.0
+    merchants: dict[str, dict] = field(default_factory=dict)  # name -> settings and credentials, as created
 
     @property
     def passed(self) -> bool:
         return self.error is None and all(step.passed for step in self.steps)
 
 
-def run(scenario: Scenario, client: GatewayClient, report: Callable[[str], None] = print) -> ScenarioResult:
-    """Create the scenario's merchants, then run its steps; stop at the first failure
-    (later steps usually build on earlier ones)."""
+def run(scenario: Scenario, client: GatewayClient, report: Callable[[str], None] = print,
+        stepped: Callable[[], None] = lambda: None) -> ScenarioResult:
+    """Create the scenario's merchants, then run its steps (calling `stepped` after
+    each); stop at the first failure (later steps usually build on earlier ones)."""
     result = ScenarioResult(scenario)
     started = time.monotonic()
     try:
-        merchants = _create_merchants(scenario, client)
+        merchants = _create_merchants(scenario, client, result.merchants)
         names: dict[str, object] = {}
         for number, step in enumerate(scenario.data["steps"], start=1):
             outcome = _run_step(scenario, number, step, merchants, names)
             result.steps.append(outcome)
+            stepped()
             report(_line(outcome))
             for problem in outcome.problems:
                 report(f"        {problem}")
@@ -86,9 +98,9 @@ def _line(outcome: StepResult) -> str:
     return f"  {mark} {outcome.number:>3}  {outcome.action:<18} {outcome.where}"
 
 
-def _create_merchants(scenario: Scenario, client: GatewayClient) -> dict[str, GatewayClient]:
-    """Each merchant of the scenario, new, so runs against a shared sandbox never collide;
-    their clocks frozen unless a merchant says `frozen: false`."""
+def _create_merchants(scenario: Scenario, client: GatewayClient, created: dict) -> dict[str, GatewayClient]:
+    """Each merchant of the scenario, new, so runs against a shared sandbox never collide
+    (recorded in `created`); their clocks frozen unless a merchant says `frozen: false`."""
     merchants = {}
     for name, settings in (scenario.data.get("merchants") or {"shop": {}}).items():
         settings = dict(settings)
@@ -98,6 +110,7 @@ def _create_merchants(scenario: Scenario, client: GatewayClient) -> dict[str, Ga
         if answer.status != 201:
             raise ScenarioError(f"{scenario.where('merchants', name)}: creating merchant {name!r} failed: "
                                 f"{answer.status} {answer.text[:200]}")
+        created[name] = answer.json
         merchants[name] = client.as_merchant(answer.json)
         if frozen:
             merchants[name].set_clock(frozen=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+import xmlschema
 
 from sandbox.app import Settings, create_app
 from sandbox.client import GatewayClient
@@ -18,6 +19,7 @@ from tests.system.serving import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = sorted((ROOT / "scenarios").glob("*.yaml"))
+JUNIT_SCHEMA = xmlschema.XMLSchema(str(Path(__file__).with_name("junit.xsd")))
 
 
 def write(tmp_path, text: str) -> str:
@@ -47,8 +49,20 @@ def test_the_library_passes_against_a_served_sandbox(tmp_path):
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(LIBRARY)} passed, 0 failed" in done.stdout
+    JUNIT_SCHEMA.validate(str(junit))
     suite = ElementTree.parse(junit).getroot()
     assert suite.get("tests") == str(len(LIBRARY)) and suite.get("failures") == "0"
+
+
+@pytest.mark.slow
+def test_the_cli_runs_the_library_in_process_with_a_progress_bar_when_asked():
+    done = subprocess.run([sys.executable, "-m", "sandbox", "scenario", "run", "scenarios/", "--progress"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(LIBRARY)} passed, 0 failed" in done.stdout
+    steps = sum(len(load(str(path)).data["steps"]) for path in LIBRARY)
+    assert f"{steps}/{steps}" in done.stderr  # the bar, on standard error, reached the end
+    assert "step" not in done.stdout.split("\n")[0]  # and never mixed into the step lines
 
 
 @pytest.mark.parametrize("text, where, what", [
@@ -107,7 +121,9 @@ steps:
 def test_junit_report_shape(tmp_path):
     good = run_file(str(LIBRARY[0]))
     bad = run_file(write(tmp_path, "name: bad\nsteps:\n  - get_payment: nope\n"))
-    root = ElementTree.fromstring(report([good, bad]))
+    text = report([good, bad])
+    JUNIT_SCHEMA.validate(text)
+    root = ElementTree.fromstring(text)
     (suite,) = root.findall("testsuite")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")
     cases = suite.findall("testcase")
@@ -126,3 +142,94 @@ def test_an_unreachable_base_url_is_a_clear_message():
     done = subprocess.run([sys.executable, "-m", "sandbox", "scenario", "run", str(LIBRARY[0]),
                            "--base-url", "http://127.0.0.1:9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "cannot reach the sandbox" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_junit_of_a_run_stopped_by_an_error_is_valid(tmp_path):
+    stopped = run_file(write(tmp_path, "name: x\nsteps:\n  - get_payment: ${nobody.id}\n"))
+    text = report([stopped])
+    JUNIT_SCHEMA.validate(text)
+    assert ElementTree.fromstring(text).find("testsuite/testcase/error").get("message").endswith("(known: none)")
+
+
+def test_snapshot_and_restore_steps(tmp_path):
+    result = run_file(write(tmp_path, """name: snapshots
+steps:
+  - snapshot: {}
+    as: empty
+  - payment: {amount: "10", assetShort: USDT, assetNetwork: tron}
+  - list_payments: {}
+    expect: {body: {total: 1}}
+  - restore: "${empty.id}"
+    expect: {body: {records: "${empty.records}"}}
+  - list_payments: {}
+    expect: {body: {total: 0}}
+"""))
+    assert result.passed, [step.problems for step in result.steps]
+
+
+def test_the_step_schema_offers_exactly_the_runners_actions():
+    from sandbox.scenarios.format import schema
+    from sandbox.scenarios.runner import ACTIONS
+
+    step = schema()["$defs"]["step"]
+    offered = {one["required"][0] for one in step["oneOf"]}
+    assert offered == {*ACTIONS, "request"}
+    assert offered <= set(step["properties"])
+
+
+def test_the_merchant_schema_offers_exactly_the_merchant_settings():
+    from sandbox.control.merchants import MerchantCreateSchema
+    from sandbox.scenarios.format import schema
+
+    assert set(schema()["$defs"]["merchant"]["properties"]) == {*MerchantCreateSchema().fields, "frozen"}
+
+
+def test_a_misspelt_merchant_setting_is_refused_at_load(tmp_path):
+    path = write(tmp_path, "name: x\nmerchants:\n  shop:\n    feePercnt: '2'\nsteps:\n  - advance: 1\n")
+    with pytest.raises(ScenarioError, match="feePercnt"):
+        load(path)
+
+
+def test_merchant_settings_of_a_scenario_reach_the_sandbox(tmp_path):
+    result = run_file(write(tmp_path, """name: settings
+merchants:
+  shop: {feePercent: "2.5", fixedFeeUsd: "0", amlThreshold: 40, prices: {TRX: "0.5"}, autoApproveSeconds: 60}
+steps:
+  - request: {method: GET, path: /sandbox/merchants/me}
+    expect: {body: {feePercent: "2.5", amlThreshold: 40, prices.TRX: "0.5", autoApproveSeconds: 60}}
+  - payment: {amount: "100", assetShort: USDT, assetNetwork: tron}
+    as: p
+  - deposit: {assetNetwork: tron, assetShort: USDT, addressTo: "${p.addressTo}", amount: "100", riskScore: 50,
+              confirmations: 30}
+  - get_payment: "${p.id}"
+    expect: {body: {data.displayStatus: AML_CHECK_DANGER, data.transactions.0.percentFee: "2.5", data.transactions.0.fixedFee: "0"}}
+"""))
+    assert result.passed, [step.problems for step in result.steps]
+
+
+@pytest.mark.slow
+def test_serve_preloads_a_scenario_and_shows_its_merchants(tmp_path):
+    data = str(tmp_path / "sandbox.json")
+    scenario = str(ROOT / "scenarios" / "payment-statuses.yaml")
+    payments = sum("payment" in step for step in load(scenario).data["steps"])
+    with Served("--data", data, "--scenario", scenario) as server:
+        assert "Scenario merchant 'shop' #2" in server.banner and "ok     1  payment" in server.banner
+        shop = server.merchants[1]
+        status, body = server.request("GET", "/v2/payment?limit=100", headers={"API-KEY": shop["apiKey"]})
+        assert status == 200 and body["total"] == payments
+    with Served("--data", data, "--scenario", scenario) as again:  # once per data file
+        assert again.merchants == server.merchants and "ok     1" not in again.banner
+        status, body = again.request("GET", "/sandbox/merchants/me", headers={"API-KEY": shop["apiKey"]})
+        assert status == 200 and body["id"] == 2
+    with Served("--memory", "--scenario", scenario) as memory:  # the worker's own store has the same data
+        shop = memory.merchants[1]
+        status, body = memory.request("GET", "/v2/payment?limit=100", headers={"API-KEY": shop["apiKey"]})
+        assert status == 200 and body["total"] == payments
+
+
+def test_serve_refuses_a_scenario_that_fails(tmp_path):
+    failing = write(tmp_path, "name: x\nsteps:\n  - get_payment: nope\n")
+    done = subprocess.run([sys.executable, "-m", "sandbox", "serve", "--memory", "--port", "1", "--scenario", failing],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "preloading the scenario failed" in done.stderr
+    assert f"{failing}:3: step 1 failed" in done.stderr and "Traceback" not in done.stderr

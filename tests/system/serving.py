@@ -50,19 +50,24 @@ class Served:
         return self
 
     def _read_banner(self) -> str:
-        """What `serve` prints before the server starts, up to the demo merchant's secret."""
+        """What `serve` prints before the server starts: where, and the merchants."""
         lines = []
         for line in iter(self.process.stdout.readline, ""):
             lines.append(line)
-            if "HMAC secret" in line:
+            if line.startswith("Ctrl-C stops the server."):
                 break
         return "".join(lines)
 
     @property
     def demo_merchant(self) -> dict:
-        values = {line.split()[0].rstrip(":"): line.split()[-1] for line in self.banner.splitlines()
-                  if line.strip().startswith(("API-KEY", "HMAC"))}
-        return {"apiKey": values["API-KEY"], "hmacSecret": values["HMAC"]}
+        return self.merchants[0]
+
+    @property
+    def merchants(self) -> list[dict]:
+        """The credentials of each merchant the banner shows, in its order."""
+        keys = [line.split()[-1] for line in self.banner.splitlines() if line.strip().startswith("API-KEY")]
+        secrets = [line.split()[-1] for line in self.banner.splitlines() if line.strip().startswith("HMAC secret")]
+        return [{"apiKey": key, "hmacSecret": secret} for key, secret in zip(keys, secrets)]
 
     def __exit__(self, *exc) -> None:
         self.stop()
