@@ -57,6 +57,15 @@ class FlaskTransport:
         return _response(answer.status_code, answer.data, dict(answer.headers))
 
 
+def _query_value(value):
+    """Query values as the API reads them: booleans as `true`/`false`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return [_query_value(item) for item in value]
+    return value
+
+
 def _response(status: int, raw: bytes, headers: dict) -> Response:
     text = raw.decode("utf-8", "replace")
     try:
@@ -106,7 +115,8 @@ class GatewayClient:
             all_headers["X-HMAC"] = sign(self.hmac_secret, raw or b"", self.hmac_algorithm, self.hmac_encoding)
         all_headers.update(headers or {})
         if query:
-            path += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None}, doseq=True)
+            path += "?" + urllib.parse.urlencode({k: _query_value(v) for k, v in query.items() if v is not None},
+                                                 doseq=True)
         return self.transport.send(method, path, raw, all_headers)
 
     # -- the gateway (v2) --------------------------------------------------------------

@@ -56,7 +56,8 @@ def load(path: str) -> Scenario:
         line = mark.line + 1 if mark else 1
         raise ScenarioError(f"{path}:{line}: not valid YAML: {getattr(error, 'problem', error)}") from None
     scenario = Scenario(path, data, _lines(node) if node is not None else {})
-    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.path))
+    errors = sorted(jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+                                                ).iter_errors(data), key=lambda e: list(e.path))
     if errors:
         error = _most_specific(errors[0])
         location = "/".join(map(str, error.path)) or "(top)"

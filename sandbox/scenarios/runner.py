@@ -162,11 +162,20 @@ def _check(answer: Response, expect: dict) -> list[str]:
             problems.append(f"{path}: expected {expected!r}, but there is no such field")
         elif actual != expected:
             problems.append(f"{path}: expected {expected!r}, got {actual!r}")
+    for path, pattern in (expect.get("match") or {}).items():
+        actual = _lookup(answer.json, path)
+        if actual is _MISSING:
+            problems.append(f"{path}: expected to match {pattern!r}, but there is no such field")
+        elif not re.fullmatch(pattern, "" if actual is None else str(actual)):
+            problems.append(f"{path}: expected to match {pattern!r}, got {actual!r}")
     for path, expected in (expect.get("count") or {}).items():
         actual = _lookup(answer.json, path)
-        size = len(actual) if isinstance(actual, (list, dict)) else None
-        if size != expected:
-            problems.append(f"{path}: expected {expected} items, got {size if size is not None else actual!r}")
+        if actual is _MISSING:
+            problems.append(f"{path}: expected {expected} items, but there is no such field")
+        elif not isinstance(actual, (list, dict)):
+            problems.append(f"{path}: expected {expected} items, got {actual!r}")
+        elif len(actual) != expected:
+            problems.append(f"{path}: expected {expected} items, got {len(actual)}")
     return problems
 
 
