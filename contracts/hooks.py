@@ -1,9 +1,10 @@
-"""schemathesis extensions for the gateway: the exact JSON bytes sent, signed into X-HMAC.
+"""schemathesis extensions for the gateway: the exact JSON bytes sent, signed into X-HMAC,
+and the gateway's domain checks (contracts/checks.py).
 
-Loaded by the pytest suite (import) and by the schemathesis CLI
-(`SCHEMATHESIS_HOOKS=contracts.hooks`). The secret and scheme come from
-`configure()` or the environment: GATEWAY_HMAC_SECRET, GATEWAY_HMAC_ALGORITHM
-(sha256|sha512), GATEWAY_HMAC_ENCODING (hex|base64).
+Loaded by `gateway-sandbox contract test`, by the pytest suite (import) and by a bare
+schemathesis CLI (`SCHEMATHESIS_HOOKS=contracts.hooks`). Credentials come from
+`configure()` or the environment: GATEWAY_API_KEY, GATEWAY_HMAC_SECRET,
+GATEWAY_HMAC_ALGORITHM (sha256|sha512), GATEWAY_HMAC_ENCODING (hex|base64).
 """
 
 import json
@@ -15,15 +16,23 @@ from schemathesis.core import NotSet
 from sandbox.domain.signing import sign
 
 SIGNED_METHODS = {"POST"}
-_scheme = {
-    "secret": os.environ.get("GATEWAY_HMAC_SECRET", ""),
-    "algorithm": os.environ.get("GATEWAY_HMAC_ALGORITHM", "sha256"),
-    "encoding": os.environ.get("GATEWAY_HMAC_ENCODING", "hex"),
-}
+# A probe that sends a wrong signature on purpose (the hmac_enforced check) keeps it.
+WRONG_SIGNATURE = "0" * 64 + ".wrong-on-purpose"
+_configured: dict[str, str] = {}
 
 
-def configure(secret: str, algorithm: str = "sha256", encoding: str = "hex") -> None:
-    _scheme.update(secret=secret, algorithm=algorithm, encoding=encoding)
+def configure(secret: str, algorithm: str = "sha256", encoding: str = "hex", api_key: str | None = None) -> None:
+    _configured.update(secret=secret, algorithm=algorithm, encoding=encoding)
+    if api_key is not None:
+        _configured["api_key"] = api_key
+
+
+def setting(name: str) -> str:
+    """A credential or signing setting: configured, else from the environment."""
+    defaults = {"api_key": "", "secret": "", "algorithm": "sha256", "encoding": "hex"}
+    variables = {"api_key": "GATEWAY_API_KEY", "secret": "GATEWAY_HMAC_SECRET", "algorithm": "GATEWAY_HMAC_ALGORITHM",
+                 "encoding": "GATEWAY_HMAC_ENCODING"}
+    return _configured.get(name) or os.environ.get(variables[name], defaults[name])
 
 
 def body_bytes(value) -> bytes:
@@ -45,6 +54,11 @@ def pinned_json(ctx, value) -> bytes:
 def before_call(context, case, kwargs) -> None:
     """Replace the generated X-HMAC with the signature of the body (its exact bytes).
     A case that leaves the header out on purpose keeps it out."""
-    if case.method.upper() in SIGNED_METHODS and _scheme["secret"] and "X-HMAC" in (case.headers or {}):
-        case.headers["X-HMAC"] = sign(_scheme["secret"], body_bytes(case.body), _scheme["algorithm"],
-                                      _scheme["encoding"])
+    headers = case.headers or {}
+    if (case.method.upper() in SIGNED_METHODS and setting("secret") and "X-HMAC" in headers
+            and headers["X-HMAC"] != WRONG_SIGNATURE):
+        case.headers["X-HMAC"] = sign(setting("secret"), body_bytes(case.body), setting("algorithm"),
+                                      setting("encoding"))
+
+
+from contracts import checks  # noqa: E402,F401 - registers the gateway's checks with schemathesis

@@ -1,6 +1,7 @@
 """The `gateway-sandbox` command (also `python -m sandbox`)."""
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -177,6 +178,10 @@ def scenario_run(paths, base_url, admin_token, seed, junit, progress):
     from sandbox.scenarios.junit import report
     from sandbox.scenarios.runner import run
 
+    if junit and not Path(junit).resolve().parent.is_dir():
+        raise click.BadParameter(f"{Path(junit).parent} is not a directory", param_hint="--junit")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise click.BadParameter("must start with http:// or https://", param_hint="--base-url")
     scenarios = _load_scenarios(paths)
     steps = sum(len(loaded.data["steps"]) for loaded in scenarios)
     results = []
@@ -193,7 +198,10 @@ def scenario_run(paths, base_url, admin_token, seed, junit, progress):
     passed = sum(result.passed for result in results)
     click.echo(f"\n{passed} passed, {len(results) - passed} failed")
     if junit:
-        Path(junit).write_text(report(results), encoding="utf-8")
+        try:
+            Path(junit).write_text(report(results), encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"cannot write the JUnit report {junit}: {error.strerror or error}") from None
     if passed != len(results):
         sys.exit(1)
 
@@ -244,8 +252,11 @@ def state_export(file, data):
         text = json.dumps(export_state(store), ensure_ascii=False, indent=1)
     finally:
         store.close()
-    with click.open_file(file, "w", encoding="utf-8", atomic=file != "-") as out:
-        out.write(text + "\n")
+    try:
+        with click.open_file(file, "w", encoding="utf-8", atomic=file != "-") as out:
+            out.write(text + "\n")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {file}: {error.strerror or error}") from None
     if file != "-":
         click.echo(f"exported {sum(len(v) for v in json.loads(text)['tables'].values())} records to {file}")
 
@@ -261,16 +272,41 @@ def state_import(file, data, replace):
     try:
         with click.open_file(file, encoding="utf-8") as source:
             document = json.load(source)
-    except (ValueError, OSError) as error:
-        raise click.ClickException(f"{file}: not a state export: {error}") from None
+    except (ValueError, OSError, RecursionError) as error:
+        raise click.ClickException(f"{file}: not a state export: {error or 'nested too deeply'}") from None
     store = _open(data, False)
     try:
-        count = import_state(store, document, replace=replace)
+        count = import_state(store, document, replace=replace, check=_servable)
     except InvalidState as error:
         raise click.ClickException(f"{file}: {error}; nothing was imported") from None
     finally:
         store.close()
     click.echo(f"imported {count} records into {os.path.abspath(data or DEFAULT_DATA)}")
+
+
+# What every merchant of an imported store must be able to answer.
+SERVABLE_PATHS = ("/sandbox/merchants/me", "/sandbox/clock", "/sandbox/events", "/sandbox/webhooks/deliveries",
+                  "/sandbox/snapshots", "/v2/payment", "/v2/withdrawal")
+
+
+def _servable(scratch: Store) -> None:
+    """Refuse records the sandbox could store but not serve (a wrong type inside a
+    record): every merchant's main reads must answer, over the imported records."""
+    from sandbox.app import Settings, create_app
+    from sandbox.store.portable import InvalidState
+
+    seed = (scratch.get("meta", "seed") or {}).get("value", 0)
+    client = create_app(scratch, Settings(seed=seed if isinstance(seed, int) else 0)).test_client()
+    logging.disable(logging.CRITICAL)  # the failures are the answer here, not something to log
+    try:
+        for number, merchant in enumerate(scratch.all("merchants")):
+            for path in SERVABLE_PATHS:
+                answer = client.get(path, headers={"API-KEY": str(merchant.get("apiKey"))})
+                if answer.status_code >= 500 or answer.status_code == 401:
+                    raise InvalidState(f"merchant #{merchant.get('id')} (tables/merchants/{number}): the sandbox "
+                                       f"cannot serve it (GET {path} answers {answer.status_code})")
+    finally:
+        logging.disable(logging.NOTSET)
 
 
 def _existing(path: str) -> str:
@@ -298,6 +334,59 @@ def webhooks_listen(host, port, secret, algorithm, encoding, forward_to):
     from sandbox.listener import serve as listen
 
     listen(host, port, secret, algorithm, encoding, forward_to)
+
+
+@main.group()
+def contract():
+    """Check a gateway server (this sandbox, a staging gateway, another mock) against the /v2 contract."""
+
+
+@contract.command("test")
+@click.option("--base-url", required=True, help="The server's base URL (the part before /v2)")
+@click.option("--api-key", envvar="GATEWAY_API_KEY", required=True, help="A merchant's API key (env GATEWAY_API_KEY)")
+@click.option("--hmac-secret", envvar="GATEWAY_HMAC_SECRET", required=True,
+              help="The merchant's HMAC secret (env GATEWAY_HMAC_SECRET)")
+@click.option("--hmac-algorithm", type=click.Choice(["sha256", "sha512"]), default="sha256", show_default=True)
+@click.option("--hmac-encoding", type=click.Choice(["hex", "base64"]), default="hex", show_default=True)
+@click.option("--contract", "contract_file", type=click.Path(exists=True, dir_okay=False),
+              help="OpenAPI contract [default: the /v2 contract of this version, contracts/openapi.yaml]")
+@click.option("--max-examples", default=20, show_default=True, type=click.IntRange(1),
+              help="Test cases per operation and phase")
+@click.option("--seed", type=int, help="Seed of the generated data, to reproduce a run")
+@click.option("--checks", default="all", show_default=True,
+              help="Comma-separated schemathesis checks and the gateway's (see contracts/README.md)")
+@click.option("--report", "reports", multiple=True, metavar="junit|har|vcr",
+              help="Write these reports to --report-dir (comma-separated or repeated)")
+@click.option("--report-dir", type=click.Path(file_okay=False), help="Where reports go [default: not kept]")
+@click.option("--include", multiple=True, metavar="OPERATION", help='Only this operation, e.g. "GET /v2/payment"')
+@click.option("--exclude", multiple=True, metavar="OPERATION", help="Leave this operation out")
+@click.option("--rate-limit", metavar="N/s", help="At most this many requests, e.g. 10/s or 100/m")
+@click.option("--phases", help="Comma-separated: examples, coverage, fuzzing, stateful [default: all]")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Concurrent requests")
+def contract_test(base_url, api_key, hmac_secret, hmac_algorithm, hmac_encoding, contract_file, max_examples, seed,
+                  checks, reports, report_dir, include, exclude, rate_limit, phases, workers):
+    """Generate requests from the contract, send them signed, and check every answer:
+    the schema, the status codes, auth, and the gateway's own rules. Exit 0 only when
+    no check fails; each failure comes with a curl command that reproduces it."""
+    try:
+        from contracts import harness
+    except ImportError as error:
+        raise click.ClickException(f"the contract harness needs schemathesis ({error}): "
+                                   "pip install 'gateway-sandbox[contract]'") from None
+    reports = tuple(sorted({fmt.strip() for value in reports for fmt in value.split(",") if fmt.strip()}))
+    unknown = set(reports) - set(harness.REPORT_FORMATS)
+    if unknown:
+        raise click.BadParameter(f"{', '.join(sorted(unknown))}: not one of {', '.join(harness.REPORT_FORMATS)}",
+                                 param_hint="--report")
+    if reports and not report_dir:
+        raise click.UsageError("--report needs --report-dir")
+    if not base_url.startswith(("http://", "https://")):
+        raise click.BadParameter("must start with http:// or https://", param_hint="--base-url")
+    sys.exit(harness.run(harness.Options(
+        base_url=base_url, api_key=api_key, hmac_secret=hmac_secret, hmac_algorithm=hmac_algorithm,
+        hmac_encoding=hmac_encoding, contract=contract_file, max_examples=max_examples, seed=seed, checks=checks,
+        reports=reports, report_dir=report_dir, include=include, exclude=exclude, rate_limit=rate_limit,
+        phases=phases, workers=workers), click.echo))
 
 
 @main.command()

@@ -114,6 +114,7 @@ class GatewayClient:
         if signed and self.hmac_secret:
             all_headers["X-HMAC"] = sign(self.hmac_secret, raw or b"", self.hmac_algorithm, self.hmac_encoding)
         all_headers.update(headers or {})
+        path = urllib.parse.quote(path, safe="/%?&=;:@!$'()*+,~-._")  # spaces and the like, as a browser sends them
         if query:
             path += "?" + urllib.parse.urlencode({k: _query_value(v) for k, v in query.items() if v is not None},
                                                  doseq=True)

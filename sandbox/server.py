@@ -97,6 +97,9 @@ class SandboxServer(BaseApplication):
             "threads": threads,
             "accesslog": None if quiet else "-",
             "graceful_timeout": 10,
+            # List filters (ids, invoices, txnIds) can make long URLs; gunicorn's default
+            # cap (4094 bytes) would answer 414, a status the gateway never documents.
+            "limit_request_line": 0,
             "worker_exit": self._worker_exit,
         }
         self.app = None

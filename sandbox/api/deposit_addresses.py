@@ -51,6 +51,9 @@ class DepositAddressesSchema(Schema):
 
 
 @blp.route("/deposit-addresses/create", methods=["POST"])
+@blp.doc(operationId="createDepositAddresses", responses={200: {"links": {
+    "SameAgain": {"operationId": "createDepositAddresses", "requestBody": "$request.body",
+                  "description": "The same request again: with a clientId, the same address"}}}})
 @blp.authenticated(signed=True)
 @blp.arguments(DepositAddressesRequestSchema)
 @blp.response(200, DepositAddressesSchema)

@@ -60,6 +60,7 @@ class NetworkFeeSchema(Schema):
 
 
 @blp.route("/network-fee", methods=["GET"])
+@blp.doc(operationId="estimateNetworkFee")
 @blp.authenticated()
 @blp.arguments(NetworkFeeQuerySchema, location="query")
 @blp.response(200, NetworkFeeSchema)

@@ -107,6 +107,7 @@ PAYMENT_ID = {"in": "path", "name": "id", "required": True, "schema": {"type": "
 
 
 @blp.route("/payment/<string:id>", methods=["GET"], parameters=[PAYMENT_ID])
+@blp.doc(operationId="getPayment")
 @blp.authenticated()
 @blp.response(200, PaymentEnvelopeSchema)
 @blp.errors(400, 403)
@@ -117,6 +118,9 @@ def show(id):  # noqa: A002 - the spec's name for the path parameter
 
 
 @blp.route("/payment", methods=["GET"])
+@blp.doc(operationId="listPayments", responses={200: {"links": {
+    "GetFirst": {"operationId": "getPayment", "parameters": {"id": "$response.body#/results/0/id"},
+                 "description": "The first payment of the page, by its id"}}}})
 @blp.authenticated()
 @blp.arguments(PaymentQuerySchema, location="query")
 @blp.response(200, PaymentListSchema)

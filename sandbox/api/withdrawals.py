@@ -63,6 +63,11 @@ WithdrawalListSchema = list_schema(WithdrawalSchema, "WithdrawalList", page="0-b
 
 
 @blp.route("/withdrawal", methods=["POST"])
+@blp.doc(operationId="createWithdrawal", responses={200: {"links": {
+    "ListById": {"operationId": "listWithdrawals", "parameters": {"ids": "$response.body#/id"},
+                 "description": "The withdrawal just created, by its id"},
+    "ListByInvoice": {"operationId": "listWithdrawals", "parameters": {"invoices": "$response.body#/invoice"},
+                      "description": "Withdrawals of the same invoice"}}}})
 @blp.authenticated(signed=True)
 @blp.arguments(WithdrawalRequestSchema)
 @blp.response(200, WithdrawalSchema)
@@ -73,6 +78,7 @@ def create(body):
 
 
 @blp.route("/withdrawal", methods=["GET"])
+@blp.doc(operationId="listWithdrawals")
 @blp.authenticated()
 @blp.arguments(WithdrawalQuerySchema, location="query")
 @blp.response(200, WithdrawalListSchema)

@@ -50,35 +50,53 @@ def load(path: str) -> Scenario:
         raise ScenarioError(f"{path}: cannot be read: {error}") from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)  # JSON is YAML too
+        lines = _lines(path, node) if node is not None else {}
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 1
         raise ScenarioError(f"{path}:{line}: not valid YAML: {getattr(error, 'problem', error)}") from None
-    scenario = Scenario(path, data, _lines(node) if node is not None else {})
-    errors = sorted(jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-                                                ).iter_errors(data), key=lambda e: list(e.path))
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply (a recursive alias?)") from None
+    scenario = Scenario(path, data, lines)
+    validator = jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
-        error = _most_specific(errors[0])
-        location = "/".join(map(str, error.path)) or "(top)"
-        raise ScenarioError(f"{scenario.where(*error.path)}: {location}: {error.message} "
-                            f"(schema: {'/'.join(map(str, error.schema_path))})")
+        error = errors[0]
+        where = scenario.where(*error.absolute_path)
+        location = "/".join(map(str, error.absolute_path)) or "(top)"
+        if error.validator == "oneOf" and isinstance(error.instance, dict):  # a step: which action?
+            actions = [one["required"][0] for one in error.validator_value if one["required"] != ["expect"]]
+            present = [key for key in error.instance if key in actions]
+            if len(present) != 1 and not (not present and "expect" in error.instance):
+                raise ScenarioError(f"{where}: {location}: a step needs exactly one action, "
+                                    f"{'found ' + ', '.join(present) if present else 'found none'} "
+                                    f"(actions: {', '.join(actions)})")
+            error = _most_specific(error)
+        raise ScenarioError(f"{scenario.where(*error.absolute_path)}: {'/'.join(map(str, error.absolute_path))}: "
+                            f"{error.message} (schema: {'/'.join(map(str, error.absolute_schema_path))})")
     return scenario
 
 
 def _most_specific(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
-    """For a step that matches no action (oneOf), the error of its best candidate."""
+    """For a step whose action is wrong, the error of its best candidate."""
     while error.context:
         error = jsonschema.exceptions.best_match(error.context)
     return error
 
 
-def _lines(node, path=()) -> dict[tuple, int]:
+def _lines(file: str, node, path=()) -> dict[tuple, int]:
+    """The line of every value, by its path; a key written twice in one mapping is refused
+    (YAML would silently keep the last)."""
     lines = {path: node.start_mark.line + 1}
     if isinstance(node, yaml.MappingNode):
+        seen = set()
         for key, value in node.value:
-            lines.update(_lines(value, (*path, key.value)))
+            if key.value in seen:
+                raise ScenarioError(f"{file}:{key.start_mark.line + 1}: {key.value!r} appears twice in one mapping")
+            seen.add(key.value)
+            lines.update(_lines(file, value, (*path, key.value)))
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            lines.update(_lines(item, (*path, index)))
+            lines.update(_lines(file, item, (*path, index)))
     return lines

@@ -1,9 +1,10 @@
 """Running scenarios: each against a sandbox of its own (in process) or with merchants
 of its own (over HTTP), step by step, through the public client."""
 
+import http.client
+import json
 import re
 import time
-import urllib.error
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Callable
@@ -13,6 +14,7 @@ from sandbox.scenarios.format import Scenario, ScenarioError
 
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
 _MISSING = object()
+_PREVIOUS = " previous answer"  # never a valid `as` name
 
 # action -> (HTTP method, path, where the step's value goes, signed); a path may take the value itself
 ACTIONS: dict[str, tuple[str, Callable[[object], str], str, bool]] = {
@@ -86,8 +88,8 @@ def run(scenario: Scenario, client: GatewayClient, report: Callable[[str], None]
     except ScenarioError as error:
         result.error = str(error)
         report(f"  error {error}")
-    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
-        result.error = f"cannot reach the sandbox: {getattr(error, 'reason', error)}"
+    except (OSError, http.client.HTTPException, ValueError) as error:  # URLError and timeouts are OSErrors
+        result.error = f"cannot reach the sandbox: {getattr(error, 'reason', None) or error!r}"
         report(f"  error {result.error}")
     result.seconds = time.monotonic() - started
     return result
@@ -105,7 +107,9 @@ def _create_merchants(scenario: Scenario, client: GatewayClient, created: dict) 
     for name, settings in (scenario.data.get("merchants") or {"shop": {}}).items():
         settings = dict(settings)
         frozen = settings.pop("frozen", True)
-        body = {"name": f"{scenario.name} / {name}"[:255], "email": f"{name}@scenario.example", **settings}
+        body = {"name": _printable(f"{scenario.name} / {name}")[:255] or "scenario",
+                "email": f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'shop'}@scenario.example",
+                **settings}
         answer = client.create_merchant(**body)
         if answer.status != 201:
             raise ScenarioError(f"{scenario.where('merchants', name)}: creating merchant {name!r} failed: "
@@ -117,16 +121,26 @@ def _create_merchants(scenario: Scenario, client: GatewayClient, created: dict) 
     return merchants
 
 
+def _printable(text: str) -> str:
+    return "".join(character if character.isprintable() else " " for character in text).strip()
+
+
 def _run_step(scenario: Scenario, number: int, step: dict, merchants: dict, names: dict) -> StepResult:
+    """One step; a step with only `expect` checks the answer of the step before it."""
     index = number - 1
-    action = next(key for key in step if key in ACTIONS or key == "request")
+    action = next((key for key in step if key in ACTIONS or key == "request"), "expect")
     where = scenario.where("steps", index)
     merchant_name = step.get("merchant", next(iter(merchants)))
     if merchant_name not in merchants:
         raise ScenarioError(f"{where}: no merchant named {merchant_name!r}")
-    client = merchants[merchant_name]
-    value = _resolve(step[action], names, scenario, ("steps", index, action))
-    answer = _call(client, action, value)
+    if action == "expect":
+        if _PREVIOUS not in names:
+            raise ScenarioError(f"{where}: an expect step needs a step before it to check")
+        answer = names[_PREVIOUS]
+    else:
+        answer = _call(merchants[merchant_name], action, _resolve(step[action], names, scenario,
+                                                                  ("steps", index, action)))
+    names[_PREVIOUS] = answer
     body = answer.json
     if step.get("as"):
         names[step["as"]] = body["data"] if isinstance(body, dict) and set(body) == {"data"} else body
@@ -160,13 +174,13 @@ def _check(answer: Response, expect: dict) -> list[str]:
         actual = _lookup(answer.json, path)
         if actual is _MISSING:
             problems.append(f"{path}: expected {expected!r}, but there is no such field")
-        elif actual != expected:
+        elif not _same(actual, expected):
             problems.append(f"{path}: expected {expected!r}, got {actual!r}")
     for path, pattern in (expect.get("match") or {}).items():
         actual = _lookup(answer.json, path)
         if actual is _MISSING:
             problems.append(f"{path}: expected to match {pattern!r}, but there is no such field")
-        elif not re.fullmatch(pattern, "" if actual is None else str(actual)):
+        elif not re.fullmatch(str(pattern), actual if isinstance(actual, str) else json.dumps(actual)):
             problems.append(f"{path}: expected to match {pattern!r}, got {actual!r}")
     for path, expected in (expect.get("count") or {}).items():
         actual = _lookup(answer.json, path)
@@ -177,6 +191,17 @@ def _check(answer: Response, expect: dict) -> list[str]:
         elif len(actual) != expected:
             problems.append(f"{path}: expected {expected} items, got {len(actual)}")
     return problems
+
+
+def _same(actual, expected) -> bool:
+    """JSON equality: true is not 1, 0 is not false; 1 and 1.0 are the same number."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return type(actual) is type(expected) and actual == expected
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(_same(actual[k], expected[k]) for k in actual)
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+    return actual == expected
 
 
 def _lookup(value, path: str):

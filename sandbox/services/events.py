@@ -5,7 +5,7 @@ from datetime import datetime
 
 from sandbox.clock import to_iso
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, page_of, webhooks
+from sandbox.services import Context, page_of, snapshots, webhooks
 
 WITHDRAWAL_STATUS_CHANGED = "withdrawal.status_changed"
 PAYMENT_STATUS_CHANGED = "payment.status_changed"
@@ -18,7 +18,8 @@ def record(ctx: Context, merchant_id: int, event_type: str, data: dict, at: date
     unless told not to, queue its webhook. `subject` orders the deliveries."""
     with ctx.store.transaction():
         sequence = ctx.store.count("events", "merchant", merchant_id)
-        event = {"id": derive_uuid(ctx.seed, "event", merchant_id, sequence), "merchantId": merchant_id,
+        event_id = derive_uuid(ctx.seed, "event", merchant_id, *snapshots.restores(ctx, merchant_id), sequence)
+        event = {"id": event_id, "merchantId": merchant_id,
                  "seq": sequence, "type": event_type, "subject": subject, "createdAt": to_iso(at), "data": data}
         ctx.store.put("events", event)
         if notify:

@@ -5,7 +5,9 @@ before each test instead of building it again.
 A snapshot holds every record of the merchant (settings, clock, addresses, wallets,
 payments, transactions, withdrawals, events, webhook deliveries, due transitions).
 Restoring puts exactly those back — records made since are removed — and keeps the
-snapshot, so it can be restored again. Other merchants are never touched.
+snapshot, so it can be restored again. Other merchants are never touched; the webhook
+secret stays the current one, and events made after a restore get ids never used
+before.
 """
 
 from sandbox.clock import to_iso
@@ -14,6 +16,8 @@ from sandbox.domain.seed import derive_uuid
 from sandbox.services import Context, clocks, page_of
 from sandbox.store.schema import MERCHANT_STATE, TABLES
 
+# Merchant settings a restore leaves as they are.
+SECRETS = ("webhookSecret", "webhookSecretVersion")
 # Past this many, taking a snapshot drops the merchant's oldest one.
 MAX_SNAPSHOTS_PER_MERCHANT = 20
 
@@ -36,9 +40,15 @@ def restore(ctx: Context, merchant: dict, snapshot_id: str) -> dict:
     """The merchant's state put back as the snapshot holds it; the snapshot stays."""
     with ctx.store.transaction():
         snapshot = _owned(ctx, merchant, snapshot_id)
+        settings_now = ctx.store.get("merchants", str(merchant["id"]))
+        done = ctx.store.get("meta", f"restores:{merchant['id']}")
+        ctx.store.put("meta", {"name": f"restores:{merchant['id']}", "count": (done["count"] if done else 0) + 1})
         for table in MERCHANT_STATE:
             key = TABLES[table].key
             saved = {key(document): document for document in snapshot["tables"][table]}
+            if table == "merchants":  # a rotated webhook secret stays rotated: the old one stopped signing
+                saved = {name: {**document, **{field: settings_now[field] for field in SECRETS}}
+                         for name, document in saved.items()}
             for current in ctx.store.find(table, "merchant", merchant["id"]):
                 if key(current) not in saved:
                     ctx.store.delete(table, key(current))
@@ -46,6 +56,15 @@ def restore(ctx: Context, merchant: dict, snapshot_id: str) -> dict:
                 if ctx.store.get(table, name) != document:
                     ctx.store.put(table, document)
         return {**summary(snapshot), "clock": clocks.state(ctx, merchant["id"])}
+
+
+def restores(ctx: Context, merchant_id: int) -> tuple:
+    """What keeps ids of events and deliveries made after a restore from repeating
+    those made before it (receivers de-duplicate webhooks by id): () until the
+    merchant's first restore, then ("restore", n). Kept in `meta`, which restores
+    never touch."""
+    record = ctx.store.get("meta", f"restores:{merchant_id}")
+    return ("restore", record["count"]) if record else ()
 
 
 def list_snapshots(ctx: Context, merchant: dict, *, page: int, limit: int) -> tuple[list[dict], int]:

@@ -20,7 +20,7 @@ from sandbox.clock import from_iso, to_iso
 from sandbox.domain import signing
 from sandbox.domain.errors import InvalidRequest, NotFound
 from sandbox.domain.seed import derive_token, derive_uuid
-from sandbox.services import Context, clocks, page_of
+from sandbox.services import Context, clocks, page_of, snapshots
 
 PENDING, DELIVERED, FAILED = "PENDING", "DELIVERED", "FAILED"
 DELIVERY_STATUSES = (PENDING, DELIVERED, FAILED)
@@ -60,7 +60,8 @@ def enqueue(ctx: Context, merchant: dict, event: dict) -> dict | None:
 def _new_delivery(ctx: Context, merchant: dict, event: dict, due_at: datetime) -> dict:
     sequence = ctx.store.count("deliveries", "merchant", merchant["id"])
     body = json.dumps(public_event(event), separators=(",", ":"), ensure_ascii=False)
-    record = {"id": derive_uuid(ctx.seed, "delivery", merchant["id"], sequence), "merchantId": merchant["id"],
+    delivery_id = derive_uuid(ctx.seed, "delivery", merchant["id"], *snapshots.restores(ctx, merchant["id"]), sequence)
+    record = {"id": delivery_id, "merchantId": merchant["id"],
               "seq": sequence, "eventId": event["id"], "eventType": event["type"], "subject": event["subject"],
               "body": body, "status": PENDING, "attempts": [], "nextAttemptAt": to_iso(due_at),
               "createdAt": to_iso(clocks.now(ctx, merchant["id"]))}
@@ -133,9 +134,9 @@ def _attempt(ctx: Context, delivery_id: str, timeout: float) -> dict:
     else:
         outcome = delivery.Outcome(None, "", 0, "the merchant has no webhookUrl")
     with ctx.store.transaction():
-        record = ctx.store.get("deliveries", delivery_id)
-        if record is None:
-            return None  # a snapshot restored meanwhile took it away
+        claimed, record = record, ctx.store.get("deliveries", delivery_id)
+        if record is None or record["eventId"] != claimed["eventId"] or record["attempts"] != claimed["attempts"]:
+            return record  # a snapshot restored meanwhile took it away or put another in its place
         log = {"attempt": number, "at": to_iso(started_at), "url": url, "requestHeaders": headers,
                "responseStatus": outcome.status, "responseBody": outcome.body, "durationMs": outcome.duration_ms,
                "error": outcome.error}
@@ -160,8 +161,8 @@ def dispatch_due(ctx: Context, timeout: float, merchant_id: int | None = None) -
         with _in_flight_lock:
             free = [record for record in batch if record["id"] not in _in_flight]
         for record in free:
-            attempt(ctx, record["id"], timeout)
-        made += len(free)
+            after = attempt(ctx, record["id"], timeout)
+            made += after is not None and len(after["attempts"]) > len(record["attempts"])
         if len(free) < len(batch):
             time.sleep(0.02)
     return made

@@ -4,6 +4,7 @@ a format of its own (data/state.schema.json), independent of how a data file kee
 import json
 from datetime import datetime, timezone
 from functools import cache
+from typing import Callable
 from importlib import resources
 
 import jsonschema
@@ -28,13 +29,15 @@ def export_state(store: Repository) -> dict:
             "tables": {table: store.all(table) for table in TABLES}}
 
 
-def import_state(store: Repository, document, *, replace: bool = False) -> int:
+def import_state(store: Repository, document, *, replace: bool = False,
+                 check: Callable[[Store], None] = lambda scratch: None) -> int:
     """Load `document` into `store`, all of it or nothing; how many records it holds.
-    A store that already holds data is only overwritten when `replace`."""
+    A store that already holds data is only overwritten when `replace`. `check` sees
+    the records in a scratch store first and raises InvalidState to refuse them."""
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(document))
     if error is not None:
         raise InvalidState(f"{'/'.join(map(str, error.path)) or '(top)'}: {error.message}")
-    _check_records(document["tables"])
+    check(_check_records(document["tables"]))
     if not replace and any(store.count_all(table) for table in TABLES):
         raise InvalidState("the store already holds data (use --replace to overwrite it)")
     with store.transaction():
@@ -47,7 +50,7 @@ def import_state(store: Repository, document, *, replace: bool = False) -> int:
     return sum(len(records) for records in document["tables"].values())
 
 
-def _check_records(tables: dict) -> None:
+def _check_records(tables: dict) -> Store:
     """Every record indexed in a scratch store first, so that a record missing a field
     the tables need is refused by name before the real store is touched."""
     scratch, where = Store(), ""
@@ -56,8 +59,13 @@ def _check_records(tables: dict) -> None:
             for table, records in tables.items():
                 for number, record in enumerate(records):
                     where = f"tables/{table}/{number}"
+                    if scratch.get(table, TABLES[table].key(record)) is not None:
+                        raise InvalidState(f"{where}: a second record with the key {TABLES[table].key(record)!r}")
                     scratch.put(table, record)
     except KeyError as error:
         raise InvalidState(f"{where}: a record without the field {error} that this table needs") from None
+    except RecursionError:
+        raise InvalidState(f"{where}: nested too deeply") from None
     except (TypeError, ValueError, AttributeError) as error:
         raise InvalidState(f"{where}: not a record this version keeps ({error})") from None
+    return scratch

@@ -93,3 +93,16 @@ def test_a_restore_undoes_webhook_deliveries_made_since(client, shop):
     shop.control("POST", f"/sandbox/snapshots/{taken['id']}/restore")
     assert shop.get("/sandbox/webhooks/deliveries").json["total"] == 0
     assert shop.control("POST", "/sandbox/webhooks/dispatch").json == {"attempted": 0}
+
+
+def test_a_rotated_webhook_secret_stays_rotated_and_event_ids_never_repeat(shop):
+    taken = shop.control("POST", "/sandbox/snapshots").json
+    shop.post("/v2/withdrawal", withdrawal_body())
+    before_restore = shop.get("/sandbox/events").json["results"][0]["id"]
+    rotated = shop.control("POST", "/sandbox/webhooks/secret").json["webhookSecret"]
+    shop.control("POST", f"/sandbox/snapshots/{taken['id']}/restore")
+    shop.post("/v2/withdrawal", withdrawal_body())
+    after_restore = shop.get("/sandbox/events").json["results"][0]["id"]
+    assert after_restore != before_restore  # receivers de-duplicate webhooks by X-Webhook-Id
+    assert shop.client.application.extensions["sandbox"].store.get(
+        "merchants", str(shop.merchant["id"]))["webhookSecret"] == rotated

@@ -57,7 +57,11 @@ def test_v2_conforms_to_the_contract(case):
     case.call_and_validate()
 
 
-control_schema = schemathesis.openapi.from_path(ROOT / "contracts" / "sandbox-openapi.yaml", config=config)
+control_settings = tomllib.loads((ROOT / "contracts" / "sandbox-schemathesis.toml").read_text())
+control_config = schemathesis.Config.from_dict({
+    **settings_file, "operations": settings_file["operations"] + control_settings["operations"],
+    "seed": 20261121, "generation": {"max-examples": MAX_EXAMPLES}})
+control_schema = schemathesis.openapi.from_path(ROOT / "contracts" / "sandbox-openapi.yaml", config=control_config)
 control_schema.app = app
 
 

@@ -71,6 +71,9 @@ def test_the_cli_runs_the_library_in_process_with_a_progress_bar_when_asked():
     ("name: x\nsteps: []\n", 2, "should be non-empty"),
     ("steps:\n  - advance: 1\n", 1, "'name' is a required property"),
     ("name: x\nsteps: [\n", 3, "not valid YAML"),
+    ("name: x\nname: y\nsteps:\n  - advance: 1\n", 2, "'name' appears twice"),
+    ("name: x\nsteps:\n  - advance: 1\n  - note: nothing to do\n", 4, "a step needs exactly one action, found none"),
+    ("name: x\nsteps:\n  - advance: 1\n    cancel: w\n", 3, "found advance, cancel"),
 ])
 def test_a_malformed_file_names_file_line_and_rule(tmp_path, text, where, what):
     path = write(tmp_path, text)
@@ -173,7 +176,7 @@ def test_the_step_schema_offers_exactly_the_runners_actions():
 
     step = schema()["$defs"]["step"]
     offered = {one["required"][0] for one in step["oneOf"]}
-    assert offered == {*ACTIONS, "request"}
+    assert offered == {*ACTIONS, "request", "expect"}  # expect alone checks the step before
     assert offered <= set(step["properties"])
 
 
@@ -227,9 +230,44 @@ def test_serve_preloads_a_scenario_and_shows_its_merchants(tmp_path):
         assert status == 200 and body["total"] == payments
 
 
-def test_serve_refuses_a_scenario_that_fails(tmp_path):
-    failing = write(tmp_path, "name: x\nsteps:\n  - get_payment: nope\n")
-    done = subprocess.run([sys.executable, "-m", "sandbox", "serve", "--memory", "--port", "1", "--scenario", failing],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "preloading the scenario failed" in done.stderr
-    assert f"{failing}:3: step 1 failed" in done.stderr and "Traceback" not in done.stderr
+def test_serve_refuses_a_scenario_that_fails_and_leaves_the_data_file_as_it_was(tmp_path):
+    failing = write(tmp_path, "name: x\nsteps:\n  - payment: {amount: '1', assetShort: USDT, assetNetwork: tron}\n"
+                              "  - get_payment: nope\n")
+    data = str(tmp_path / "sandbox.json")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "sandbox", "serve", "--data", data, "--port", "1",
+                               "--scenario", failing], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and "preloading the scenario failed" in done.stderr
+        assert f"{failing}:4: step 2 failed" in done.stderr and "Traceback" not in done.stderr
+    from sandbox.store import open_store
+
+    store = open_store(data)
+    try:
+        assert [m["id"] for m in store.all("merchants")] == [1] and store.all("payments") == []
+    finally:
+        store.close()
+
+
+def test_expectations_compare_as_json_and_an_expect_step_checks_the_step_before(tmp_path):
+    result = run_file(write(tmp_path, """name: strict
+steps:
+  - request: {method: GET, path: /sandbox/clock}
+  - expect: {body: {frozen: true}, match: {frozen: "true"}}
+  - expect: {body: {frozen: 1}}
+"""))
+    assert [step.passed for step in result.steps] == [True, True, False]
+    assert result.steps[2].problems == ["frozen: expected 1, got True"]
+
+
+def test_a_path_with_a_space_behaves_the_same_in_process_and_over_http(tmp_path):
+    path = write(tmp_path, "name: x\nsteps:\n  - request: {method: GET, path: /v2/payment dd}\n"
+                           "    expect: {status: 404}\n")
+    assert run_file(path).passed
+    with Served("--memory") as server:
+        assert run(load(path), GatewayClient(server.base_url), [].append).passed
+
+
+def test_junit_survives_control_characters_in_names(tmp_path):
+    result = run_file(write(tmp_path, 'name: "bell \\a here"\nmerchants:\n  "a b": {}\nsteps:\n  - advance: 1\n'))
+    assert result.passed, result.error or [step.problems for step in result.steps]
+    JUNIT_SCHEMA.validate(report([result]))

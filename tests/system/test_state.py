@@ -90,3 +90,22 @@ def test_the_state_schema_names_every_table():
     from sandbox.store.portable import schema
 
     assert schema()["properties"]["tables"]["propertyNames"]["enum"] == list(TABLES)
+
+
+@pytest.mark.parametrize("spoil, message", [
+    (lambda tables: tables["merchants"][0].update(amlThreshold="abc"), "the sandbox cannot serve it"),
+    (lambda tables: tables["clocks"].append({"merchantId": 1, "offsetMicroseconds": "zzz", "frozenAt": None}),
+     "the sandbox cannot serve it"),
+    (lambda tables: tables["merchants"].append(dict(tables["merchants"][0])), "a second record with the key '1'"),
+])
+def test_records_the_sandbox_could_not_serve_are_refused(tmp_path, spoil, message):
+    source, exported = str(tmp_path / "a.json"), tmp_path / "state.json"
+    populated(source)
+    run("state", "export", str(exported), "--data", source)
+    document = json.loads(exported.read_text())
+    spoil(document["tables"])
+    exported.write_text(json.dumps(document))
+    target = str(tmp_path / "b.json")
+    result = run("state", "import", str(exported), "--data", target)
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+    assert all(not records for records in records(target).values())
