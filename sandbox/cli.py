@@ -390,6 +390,35 @@ def contract_test(base_url, api_key, hmac_secret, hmac_algorithm, hmac_encoding,
 
 
 @main.command()
+@click.option("--upstream", required=True, help="The gateway to forward to (staging, or a served sandbox)")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--contract", "contract_file", type=click.Path(exists=True, dir_okay=False),
+              help="OpenAPI contract [default: the /v2 contract of this version]")
+def proxy(upstream, host, port, contract_file):
+    """Forward every request unchanged to --upstream and check each request and answer
+    against the contract: violations are logged (operation, side and JSON path, rule)
+    and counted in an X-Contract-Violations header on the answer."""
+    try:
+        from contracts import harness
+        from contracts import proxy as validating_proxy
+    except ImportError as error:
+        raise click.ClickException(f"the proxy needs the contract extras ({error}): "
+                                   "pip install 'gateway-sandbox[contract]'") from None
+    if not upstream.startswith(("http://", "https://")):
+        raise click.BadParameter("must start with http:// or https://", param_hint="--upstream")
+    click.echo(f"Contract proxy on http://{host}:{port} -> {upstream}  (violations are logged here)")
+    sys.stdout.flush()
+    try:
+        validating_proxy.serve(upstream, contract_file or harness.shipped("openapi.yaml"), host, port,
+                               lambda violation: click.echo(f"contract violation: {violation}"))
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    except KeyboardInterrupt:
+        click.echo("stopped")
+
+
+@main.command()
 @click.option("--out-dir", default="contracts", show_default=True, type=click.Path(file_okay=False))
 @click.option("--check", is_flag=True, help="Exit 1 when the committed contracts differ from the code.")
 def openapi(out_dir, check):

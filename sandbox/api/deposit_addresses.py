@@ -55,7 +55,8 @@ class DepositAddressesSchema(Schema):
     "SameAgain": {"operationId": "createDepositAddresses", "requestBody": "$request.body",
                   "description": "The same request again: with a clientId, the same address"}}}})
 @blp.authenticated(signed=True)
-@blp.arguments(DepositAddressesRequestSchema)
+@blp.arguments(DepositAddressesRequestSchema,
+               example={"assetNetwork": "tron", "assetShort": "USDT", "clientId": "customer-42"})
 @blp.response(200, DepositAddressesSchema)
 @blp.errors(400)
 def create(body):

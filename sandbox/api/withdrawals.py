@@ -69,7 +69,9 @@ WithdrawalListSchema = list_schema(WithdrawalSchema, "WithdrawalList", page="0-b
     "ListByInvoice": {"operationId": "listWithdrawals", "parameters": {"invoices": "$response.body#/invoice"},
                       "description": "Withdrawals of the same invoice"}}}})
 @blp.authenticated(signed=True)
-@blp.arguments(WithdrawalRequestSchema)
+@blp.arguments(WithdrawalRequestSchema, example={
+    "amount": "25.5", "asset": {"short": "USDT", "network": "tron"}, "addressTo": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    "destTag": None, "invoice": "INV-1001", "customer": {"id": 42, "name": "Jane Doe", "email": "jane@example.com"}})
 @blp.response(200, WithdrawalSchema)
 @blp.errors(400)
 def create(body):

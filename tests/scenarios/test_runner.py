@@ -19,7 +19,7 @@ from tests.system.serving import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = sorted((ROOT / "scenarios").glob("*.yaml"))
-JUNIT_SCHEMA = xmlschema.XMLSchema(str(Path(__file__).with_name("junit.xsd")))
+JUNIT_SCHEMA = xmlschema.XMLSchema(str(Path(__file__).parents[1] / "junit.xsd"))
 
 
 def write(tmp_path, text: str) -> str:
