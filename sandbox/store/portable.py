@@ -2,13 +2,13 @@
 a format of its own (data/state.schema.json), independent of how a data file keeps it."""
 
 import json
-from datetime import datetime, timezone
 from functools import cache
-from typing import Callable
 from importlib import resources
+from typing import Callable
 
 import jsonschema
 
+from sandbox.clock import Clock, to_iso
 from sandbox.store.repository import Repository, Store
 from sandbox.store.schema import TABLES
 
@@ -25,7 +25,7 @@ def schema() -> dict:
 
 
 def export_state(store: Repository) -> dict:
-    return {"format": FORMAT, "version": VERSION, "exportedAt": datetime.now(timezone.utc).isoformat(),
+    return {"format": FORMAT, "version": VERSION, "exportedAt": to_iso(Clock().now()),
             "tables": {table: store.all(table) for table in TABLES}}
 
 

@@ -1,13 +1,10 @@
 """Behaviours an independent review found wrong once; each test fails if they come back."""
 
-import json
-
 import pytest
 
 from sandbox.app import Settings, create_app
 from sandbox.domain.seed import derive_token
 from sandbox.store import Store
-from tests.conftest import MerchantClient, make_merchant
 
 TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 

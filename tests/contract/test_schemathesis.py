@@ -5,7 +5,6 @@ import os
 import tomllib
 from pathlib import Path
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 

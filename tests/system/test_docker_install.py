@@ -2,11 +2,9 @@
 virtual environment, and run the Dockerfile's CMD and HEALTHCHECK against it."""
 
 import json
-import os
 import re
 import shlex
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
