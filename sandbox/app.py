@@ -18,6 +18,7 @@ from sandbox.control import webhooks
 from sandbox.control import withdrawals as sandbox_withdrawals
 from sandbox.services import Context
 from sandbox.store import Repository
+from sandbox.web import init_web
 
 GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
 CONTROL_BLUEPRINTS = (health.blp, merchants.blp, clock.blp, sandbox_payments.blp, transactions.blp,
@@ -100,5 +101,6 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
     for blueprint in CONTROL_BLUEPRINTS:
         control.register_blueprint(blueprint)
 
+    init_web(app)
     register_error_handlers(app)
     return app

@@ -7,7 +7,7 @@ place that derives both from what has been received.
 """
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 
 OPEN, EXPIRED, COMPLETED = "OPEN", "EXPIRED", "COMPLETED"
 STATUSES = (OPEN, EXPIRED, COMPLETED)
@@ -56,3 +56,27 @@ def statuses(receipts: Receipts) -> tuple[str, str]:
     else:
         display = UNDERPAID
     return status, display
+
+
+# The checkout page's sandbox buttons: what each one sends.
+FULL, PARTIAL, RISKY = "full", "partial", "risky"
+SIMULATIONS = (FULL, PARTIAL, RISKY)
+RISKY_SCORE = 90  # a risk score that reads as dangerous; raised to the merchant's threshold when that is higher
+
+
+@dataclass(frozen=True)
+class SimulatedDeposit:
+    amount: Decimal
+    risk_score: int | None  # None: the sandbox's usual low score
+
+
+def simulated_deposit(kind: str, missing: Decimal, decimals: int, aml_threshold: int) -> SimulatedDeposit:
+    """The deposit a checkout button makes: `full` pays what is still missing,
+    `partial` half of it (rounded down to the asset's decimals, at least one
+    smallest unit), `risky` the missing amount from an address scored dangerous."""
+    if kind == PARTIAL:
+        unit = Decimal(1).scaleb(-decimals)
+        return SimulatedDeposit(max((missing / 2).quantize(unit, rounding=ROUND_DOWN), unit), None)
+    if kind == RISKY:
+        return SimulatedDeposit(missing, min(max(RISKY_SCORE, aml_threshold), 100))
+    return SimulatedDeposit(missing, None)

@@ -32,3 +32,8 @@ def list_events(ctx: Context, merchant: dict, *, event_type=None, page=1, limit=
     everything = ctx.store.find("events", "merchant", merchant["id"])
     matches = [e for e in reversed(everything) if event_type in (None, e["type"])]
     return page_of(matches, page, limit), len(matches)
+
+
+def about(ctx: Context, merchant: dict, subject: str) -> list[dict]:
+    """The merchant's events about one withdrawal or payment, oldest first."""
+    return ctx.store.find("events", "subject", (merchant["id"], subject))

@@ -155,12 +155,17 @@ def get_payment(ctx: Context, merchant: dict, payment_id: str) -> tuple[dict, li
     """The payment and its transactions. The spec's answers otherwise: 400 `payment
     not found` for an unknown or malformed id, 403 `forbidden` for another merchant's."""
     with ctx.store.transaction():
-        payment = ctx.store.get("payments", payment_id.lower()) if _is_uuid(payment_id) else None
+        payment = find_payment(ctx, payment_id)
         if payment is None:
             raise InvalidRequest("payment not found")
         if payment["merchantId"] != merchant["id"]:
             raise Forbidden("forbidden")
         return payment, transactions_of(ctx, payment)
+
+
+def find_payment(ctx: Context, payment_id: str) -> dict | None:
+    """The payment with this id (any merchant's), None for an unknown or malformed id."""
+    return ctx.store.get("payments", payment_id.lower()) if _is_uuid(payment_id) else None
 
 
 def parse_method(method: str) -> tuple[str, str]:

@@ -1,5 +1,7 @@
 """Settings of the whole sandbox kept in its store."""
 
+import secrets
+
 from sandbox.store import Repository
 
 DEFAULT_SEED = 0
@@ -21,4 +23,15 @@ def resolve_seed(store: Repository, requested: int | None) -> int:
         if requested is not None and requested != recorded["value"]:
             raise SeedMismatch(f"this data file was created with seed {recorded['value']}; "
                                f"serve it with --seed {recorded['value']} (or no --seed), or use another --data")
+        return recorded["value"]
+
+
+def session_secret(store: Repository) -> str:
+    """The key that signs dashboard sessions, made once per data file: every worker
+    and every restart accepts the same cookies, and no cookie outlives its store."""
+    with store.transaction():
+        recorded = store.get("meta", "sessionSecret")
+        if recorded is None:
+            recorded = {"name": "sessionSecret", "value": secrets.token_hex(32)}
+            store.put("meta", recorded)
         return recorded["value"]

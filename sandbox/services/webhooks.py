@@ -199,6 +199,12 @@ def list_deliveries(ctx: Context, merchant: dict, *, event_id=None, event_type=N
     return page_of(matches, page, limit), len(matches)
 
 
+def deliveries_of(ctx: Context, merchant: dict, event_ids) -> list[dict]:
+    """The merchant's deliveries of these events, oldest first."""
+    wanted = set(event_ids)
+    return [d for d in ctx.store.find("deliveries", "merchant", merchant["id"]) if d["eventId"] in wanted]
+
+
 def _own(ctx: Context, merchant: dict, delivery_id: str) -> dict:
     record = ctx.store.get("deliveries", delivery_id)
     if record is None or record["merchantId"] != merchant["id"]:

@@ -79,7 +79,7 @@ def approve(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
     """Manual approval (the dashboard's button): OPEN → APPROVED now."""
     with ctx.store.transaction():
         now = engine.settled_now(ctx, merchant["id"])
-        withdrawal = _own(ctx, merchant, withdrawal_id)
+        withdrawal = get_withdrawal(ctx, merchant, withdrawal_id)
         rules.require_transition(withdrawal["status"], rules.APPROVED)
         return _approve(ctx, withdrawal, now)
 
@@ -88,7 +88,7 @@ def cancel(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
     """OPEN or APPROVED → CANCELLED; whatever was scheduled for it is dropped."""
     with ctx.store.transaction():
         now = engine.settled_now(ctx, merchant["id"])
-        withdrawal = _own(ctx, merchant, withdrawal_id)
+        withdrawal = get_withdrawal(ctx, merchant, withdrawal_id)
         rules.require_transition(withdrawal["status"], rules.CANCELLED)
         for kind in (APPROVE, COMPLETE):
             engine.unschedule(ctx, merchant["id"], kind, withdrawal_id)
@@ -148,7 +148,8 @@ def _save(ctx: Context, withdrawal: dict, merchant: dict, at: datetime) -> None:
                   subject=withdrawal["id"])
 
 
-def _own(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
+def get_withdrawal(ctx: Context, merchant: dict, withdrawal_id: str) -> dict:
+    """The merchant's withdrawal; 404 for an unknown id and for another merchant's."""
     withdrawal = ctx.store.get("withdrawals", withdrawal_id)
     if withdrawal is None or withdrawal["merchantId"] != merchant["id"]:
         raise NotFound("withdrawal not found")

@@ -34,7 +34,7 @@ TABLES: dict[str, Table] = {
     ),
     "events": Table(
         key=lambda e: e["id"],
-        indexes={"merchant": lambda e: e["merchantId"]},
+        indexes={"merchant": lambda e: e["merchantId"], "subject": lambda e: (e["merchantId"], e["subject"])},
         order=lambda e: e["seq"],
     ),
     "deliveries": Table(
