@@ -10,8 +10,9 @@ from sandbox import __version__
 from sandbox.api import deposit_addresses, network_fee, payments, wallets, withdrawals
 from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
+from sandbox.api.limits import install_rate_limits
 from sandbox.clock import Clock
-from sandbox.control import clock, health, merchants, snapshots
+from sandbox.control import clock, faults, health, merchants, snapshots
 from sandbox.control import payments as sandbox_payments
 from sandbox.control import transactions
 from sandbox.control import webhooks
@@ -22,7 +23,7 @@ from sandbox.web import init_web
 
 GATEWAY_BLUEPRINTS = (deposit_addresses.blp, withdrawals.blp, payments.blp, wallets.blp, network_fee.blp)
 CONTROL_BLUEPRINTS = (health.blp, merchants.blp, clock.blp, sandbox_payments.blp, transactions.blp,
-                      sandbox_withdrawals.blp, webhooks.blp, snapshots.blp)
+                      sandbox_withdrawals.blp, webhooks.blp, snapshots.blp, faults.blp)
 MAX_BODY_BYTES = 1024 * 1024
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 
@@ -101,6 +102,7 @@ def create_app(store: Repository, settings: Settings | None = None, clock: Clock
     for blueprint in CONTROL_BLUEPRINTS:
         control.register_blueprint(blueprint)
 
+    install_rate_limits(app)
     init_web(app)
     register_error_handlers(app)
     return app

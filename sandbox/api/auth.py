@@ -2,25 +2,28 @@
 the admin token that guards merchant creation."""
 
 import hmac
+import time
 from functools import wraps
 
 from flask import current_app, g, request
 
 from sandbox.api import context
-from sandbox.domain.errors import Unauthorized
-from sandbox.services import engine, merchants
+from sandbox.domain import faults as fault_rules
+from sandbox.domain.errors import InjectedFault, Unauthorized
+from sandbox.services import engine, faults, merchants
 
 API_KEY_HEADER = "API-KEY"
 SIGNATURE_HEADER = "X-HMAC"
 ADMIN_TOKEN_HEADER = "X-Sandbox-Admin-Token"
 
 
-def merchant_required(*, signed: bool = False):
+def merchant_required(*, signed: bool = False, operation: str | None = None):
     """Resolve the merchant from API-KEY into `g.merchant` (401 otherwise) and, for
     endpoints that create something, check X-HMAC over the raw body (403).
     Both checks come before any validation of the request, as on the gateway.
     Then everything due on the merchant's clock is applied, so the request sees
-    the state of the merchant's now, whether or not the ticker has run."""
+    the state of the merchant's now, whether or not the ticker has run, and the
+    faults the merchant injected into this gateway `operation` act on the call."""
     def decorator(view):
         @wraps(view)
         def wrapper(*args, **kwargs):
@@ -29,9 +32,23 @@ def merchant_required(*, signed: bool = False):
                 merchants.verify_signature(g.merchant, request.get_data(cache=True),
                                            request.headers.get(SIGNATURE_HEADER))
             engine.catch_up(context(), g.merchant["id"])
+            if operation is not None:
+                _suffer_faults(g.merchant, operation)
             return view(*args, **kwargs)
+        wrapper.operation = operation  # what the rate limits of sandbox.api.limits look for
         return wrapper
     return decorator
+
+
+def _suffer_faults(merchant: dict, operation: str) -> None:
+    """Latency first (outside the store's lock), then an injected error, if any."""
+    found = faults.hits(context(), merchant, operation)
+    delay = sum(hit.latency_ms for hit in found if hit.kind == fault_rules.LATENCY)
+    if delay:
+        time.sleep(delay / 1000)
+    for hit in found:
+        if hit.kind == fault_rules.ERROR:
+            raise InjectedFault(hit.status, hit.message)
 
 
 def admin_token_required(view):

@@ -4,10 +4,12 @@ from flask_smorest import Blueprint
 
 from sandbox.api.auth import SIGNATURE_HEADER, merchant_required
 from sandbox.api.errors import ErrorSchema, GatewayParser, error_body
+from sandbox.domain.limits import RATE_LIMITED_OPERATIONS
 
 DESCRIPTIONS = {400: "Validation failure", 401: "Invalid or missing API-KEY",
                 403: "Invalid X-HMAC signature, or data of another merchant", 404: "Not found",
-                409: "Conflicts with what is recorded", 500: "Server-side error"}
+                409: "Conflicts with what is recorded", 429: "Rate limit exceeded (see Retry-After)",
+                500: "Server-side error"}
 API_KEY_SECURITY = [{"ApiKey": []}]
 SIGNATURE_PARAMETER = {
     "in": "header", "name": SIGNATURE_HEADER, "required": True, "schema": {"type": "string"},
@@ -34,11 +36,14 @@ class GatewayBlueprint(Blueprint):
             return view
         return decorator
 
-    def authenticated(self, *, signed: bool = False):
+    def authenticated(self, *, signed: bool = False, operation: str | None = None):
         """API-KEY (and, when `signed`, X-HMAC) checked before anything else, and documented.
-        Goes right below `route`, above `arguments`."""
+        `operation` names a gateway operation: its operationId, what faults and rate
+        limits refer to. Goes right below `route`, above `arguments`."""
         def decorator(view):
-            view = self.doc(security=API_KEY_SECURITY, **({"parameters": [SIGNATURE_PARAMETER]} if signed else {}))(view)
-            view = self.errors(*((401, 403) if signed else (401,)))(view)
-            return merchant_required(signed=signed)(view)
+            view = self.doc(security=API_KEY_SECURITY, **({"parameters": [SIGNATURE_PARAMETER]} if signed else {}),
+                            **({"operationId": operation} if operation else {}))(view)
+            view = self.errors(*((401, 403) if signed else (401,)),
+                               *((429,) if operation in RATE_LIMITED_OPERATIONS else ()))(view)
+            return merchant_required(signed=signed, operation=operation)(view)
         return decorator

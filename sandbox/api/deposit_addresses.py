@@ -51,14 +51,14 @@ class DepositAddressesSchema(Schema):
 
 
 @blp.route("/deposit-addresses/create", methods=["POST"])
-@blp.doc(operationId="createDepositAddresses", responses={200: {"links": {
+@blp.doc(responses={200: {"links": {
     "SameAgain": {"operationId": "createDepositAddresses", "requestBody": "$request.body",
                   "description": "The same request again: with a clientId, the same address"}}}})
-@blp.authenticated(signed=True)
+@blp.authenticated(signed=True, operation="createDepositAddresses")
 @blp.arguments(DepositAddressesRequestSchema,
                example={"assetNetwork": "tron", "assetShort": "USDT", "clientId": "customer-42"})
 @blp.response(200, DepositAddressesSchema)
-@blp.errors(400)
+@blp.errors(400, 500)
 def create(body):
     """Generate deposit addresses, or return the one bound to a clientId."""
     addresses = create_deposit_addresses(context(), g.merchant, body["assetNetwork"], body["assetShort"],

@@ -15,14 +15,16 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import BadHost, HTTPException, MethodNotAllowed
 
-from sandbox.domain.errors import Conflict, Forbidden, GatewayError, InvalidRequest, NotFound, Num, Unauthorized
+from sandbox.domain.errors import (Conflict, Forbidden, GatewayError, InjectedFault, InvalidRequest, NotFound, Num,
+                                   Unauthorized)
 
 log = logging.getLogger(__name__)
 
 STATUS_BY_ERROR = {InvalidRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409}
 # `num` for errors that carry none of their own (network-fee bodies always have one).
 DEFAULT_NUM_BY_STATUS = {400: Num.INVALID, 401: Num.UNAUTHORIZED, 403: Num.FORBIDDEN, 404: Num.NOT_FOUND,
-                         405: Num.METHOD_NOT_ALLOWED, 409: Num.CONFLICT, 413: Num.TOO_LARGE, 500: Num.INTERNAL}
+                         405: Num.METHOD_NOT_ALLOWED, 409: Num.CONFLICT, 413: Num.TOO_LARGE, 429: Num.RATE_LIMITED,
+                         500: Num.INTERNAL}
 
 
 class ErrorSchema(ma.Schema):
@@ -144,14 +146,16 @@ def render_error(status: int, message: str, num: int | None = None, headers=None
 def register_error_handlers(app) -> None:
     @app.errorhandler(GatewayError)
     def gateway_error(error: GatewayError):
-        return render_error(STATUS_BY_ERROR[type(error)], error.message, error.num)
+        status = error.status if isinstance(error, InjectedFault) else STATUS_BY_ERROR[type(error)]
+        return render_error(status, error.message, error.num)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         headers = {}
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             headers["Allow"] = ", ".join(sorted(error.valid_methods))
-        message = {404: "not found", 405: "method not allowed"}.get(error.code, error.description)
+        message = {404: "not found", 405: "method not allowed", 429: "rate limit exceeded"}.get(error.code,
+                                                                                               error.description)
         if isinstance(error, BadHost):
             message = "invalid Host header"
         return render_error(error.code, message, headers=headers)

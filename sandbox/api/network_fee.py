@@ -60,11 +60,10 @@ class NetworkFeeSchema(Schema):
 
 
 @blp.route("/network-fee", methods=["GET"])
-@blp.doc(operationId="estimateNetworkFee")
-@blp.authenticated()
+@blp.authenticated(operation="estimateNetworkFee")
 @blp.arguments(NetworkFeeQuerySchema, location="query")
 @blp.response(200, NetworkFeeSchema)
-@blp.errors(400)
+@blp.errors(400, 500)
 def estimate(query):
     """Estimate the network fee of a withdrawal without sending anything."""
     return estimate_network_fee(context(), g.merchant, query["assetNetwork"], query["addressFrom"],

@@ -107,8 +107,7 @@ PAYMENT_ID = {"in": "path", "name": "id", "required": True, "schema": {"type": "
 
 
 @blp.route("/payment/<string:id>", methods=["GET"], parameters=[PAYMENT_ID])
-@blp.doc(operationId="getPayment")
-@blp.authenticated()
+@blp.authenticated(operation="getPayment")
 @blp.response(200, PaymentEnvelopeSchema)
 @blp.errors(400, 403)
 def show(id):  # noqa: A002 - the spec's name for the path parameter
@@ -118,10 +117,10 @@ def show(id):  # noqa: A002 - the spec's name for the path parameter
 
 
 @blp.route("/payment", methods=["GET"])
-@blp.doc(operationId="listPayments", responses={200: {"links": {
+@blp.doc(responses={200: {"links": {
     "GetFirst": {"operationId": "getPayment", "parameters": {"id": "$response.body#/results/0/id"},
                  "description": "The first payment of the page, by its id"}}}})
-@blp.authenticated()
+@blp.authenticated(operation="listPayments")
 @blp.arguments(PaymentQuerySchema, location="query")
 @blp.response(200, PaymentListSchema)
 @blp.errors(400)

@@ -119,8 +119,7 @@ class WalletInfoSchema(Schema):
 
 
 @blp.route("/merchants/wallets/info", methods=["GET"])
-@blp.doc(operationId="getClientWalletInfo")
-@blp.authenticated()
+@blp.authenticated(operation="getClientWalletInfo")
 @blp.arguments(WalletInfoQuerySchema, location="query")
 @blp.response(200, WalletInfoSchema)
 @blp.errors(400, 404)

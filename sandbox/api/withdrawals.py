@@ -63,25 +63,24 @@ WithdrawalListSchema = list_schema(WithdrawalSchema, "WithdrawalList", page="0-b
 
 
 @blp.route("/withdrawal", methods=["POST"])
-@blp.doc(operationId="createWithdrawal", responses={200: {"links": {
+@blp.doc(responses={200: {"links": {
     "ListById": {"operationId": "listWithdrawals", "parameters": {"ids": "$response.body#/id"},
                  "description": "The withdrawal just created, by its id"},
     "ListByInvoice": {"operationId": "listWithdrawals", "parameters": {"invoices": "$response.body#/invoice"},
                       "description": "Withdrawals of the same invoice"}}}})
-@blp.authenticated(signed=True)
+@blp.authenticated(signed=True, operation="createWithdrawal")
 @blp.arguments(WithdrawalRequestSchema, example={
     "amount": "25.5", "asset": {"short": "USDT", "network": "tron"}, "addressTo": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
     "destTag": None, "invoice": "INV-1001", "customer": {"id": 42, "name": "Jane Doe", "email": "jane@example.com"}})
 @blp.response(200, WithdrawalSchema)
-@blp.errors(400)
+@blp.errors(400, 500)
 def create(body):
     """Create a withdrawal request; it waits for approval (status OPEN)."""
     return withdrawal_object(create_withdrawal(context(), g.merchant, body), g.merchant)
 
 
 @blp.route("/withdrawal", methods=["GET"])
-@blp.doc(operationId="listWithdrawals")
-@blp.authenticated()
+@blp.authenticated(operation="listWithdrawals")
 @blp.arguments(WithdrawalQuerySchema, location="query")
 @blp.response(200, WithdrawalListSchema)
 @blp.errors(400)

@@ -1,4 +1,5 @@
-"""POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me"""
+"""POST /sandbox/merchants, GET and PATCH /sandbox/merchants/me, POST /sandbox/merchants/me/reset,
+POST /sandbox/merchants/purge"""
 
 
 import marshmallow as ma
@@ -10,9 +11,12 @@ from sandbox.api.blueprint import GatewayBlueprint
 from sandbox.api.fields import Email, StrictBoolean, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
+from sandbox.domain.limits import (DEFAULT_RATE_LIMIT, MAX_REQUESTS, MAX_WINDOW_SECONDS,
+                                   RATE_LIMITED_OPERATIONS)
 from sandbox.domain.market import DEFAULT_PRICES_USD
 from sandbox.domain.money import AMOUNT_PATTERN
-from sandbox.services import merchants
+from sandbox.control.clock import ClockSchema
+from sandbox.services import merchants, snapshots
 
 blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
 
@@ -51,6 +55,18 @@ PricesSchema = _ClosedSchema.from_dict(
      for coin in DEFAULT_PRICES_USD}, name="Prices")
 
 
+class RateLimitSchema(_ClosedSchema):
+    requests = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(1, MAX_REQUESTS))
+    seconds = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(1, MAX_WINDOW_SECONDS),
+                                metadata={"description": "The window"})
+
+
+# Per-operation thresholds; null puts the default back.
+RateLimitsSchema = _ClosedSchema.from_dict(
+    {operation: ma.fields.Nested(RateLimitSchema, allow_none=True) for operation in RATE_LIMITED_OPERATIONS},
+    name="RateLimits")
+
+
 class MerchantSettingsSchema(Schema):
     name = Text(validate=ma.validate.Length(min=1, max=255))
     email = Email()
@@ -75,6 +91,10 @@ class MerchantSettingsSchema(Schema):
                                                               "default false (the spec shows none)"})
     prices = ma.fields.Nested(PricesSchema, metadata={"description": "USD price overrides by coin, e.g. "
                                                                      "{\"TRX\": \"0.3\"}; null removes one"})
+    rateLimits = ma.fields.Nested(RateLimitsSchema, metadata={
+        "description": "Per API key and operation, e.g. {\"listPayments\": {\"requests\": 5, \"seconds\": 60}}; "
+                       f"null puts back the default ({DEFAULT_RATE_LIMIT['requests']} per "
+                       f"{DEFAULT_RATE_LIMIT['seconds']} s)"})
 
 
 class MerchantCreateSchema(MerchantSettingsSchema):
@@ -98,6 +118,8 @@ class SandboxMerchantSchema(Schema):
     prices = ma.fields.Dict(keys=ma.fields.String(), values=decimal_string(), required=True,
                             metadata={"description": "USD price overrides"})
     paymentWebhooks = ma.fields.Boolean(required=True)
+    rateLimits = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(RateLimitSchema), required=True,
+                                metadata={"description": "Thresholds set; the others are the default"})
     apiKey = ma.fields.String(required=True, metadata={"description": "Send as the API-KEY header"})
     hmacSecret = ma.fields.String(required=True, metadata={"description": "Key of the X-HMAC signature"})
 
@@ -133,3 +155,37 @@ def me():
 def update(body):
     """Change settings: webhook URL, auto-approval, signature scheme and the rest."""
     return merchants.update_merchant(context(), g.merchant, body)
+
+
+class ResetSchema(Schema):
+    clock = ma.fields.Nested(ClockSchema, required=True, metadata={"description": "Back on real time"})
+
+
+@blp.route("/merchants/me/reset", methods=["POST"])
+@blp.authenticated()
+@blp.response(200, ResetSchema)
+def reset():
+    """A fresh start: every record of the merchant is removed (addresses, wallets, payments,
+    transactions, withdrawals, events, deliveries, faults) and its clock follows real time
+    again; settings, credentials and snapshots stay. What a CI job on a shared sandbox does first."""
+    return {"clock": snapshots.reset(context(), g.merchant)}
+
+
+class PurgeRequestSchema(Schema):
+    idleDays = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(0, 36_500),
+                                 metadata={"description": "Remove merchants with no API call for this many days"})
+
+
+class PurgedSchema(Schema):
+    purged = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Ids of merchants removed"})
+
+
+@blp.route("/merchants/purge", methods=["POST"])
+@admin_token_required
+@blp.arguments(PurgeRequestSchema)
+@blp.response(200, PurgedSchema)
+@blp.errors(400, 401)
+def purge(body):
+    """Data retention: remove every merchant (but the demo merchant) idle for `idleDays`
+    days of real time, with all its records (admin token required when the server has one)."""
+    return {"purged": merchants.purge_idle(context(), body["idleDays"])}

@@ -15,7 +15,9 @@ class Num:
     METHOD_NOT_ALLOWED = 10005
     CONFLICT = 10009
     TOO_LARGE = 10013
+    RATE_LIMITED = 10029
     INTERNAL = 10500
+    INJECTED = 10590
     MISSING_NETWORK = 10040
     MISSING_ADDRESS_FROM = 10041
     MISSING_ADDRESS_TO = 10042
@@ -53,3 +55,11 @@ class NotFound(GatewayError):
 
 class Conflict(GatewayError):
     """The resource is not in a state that allows the operation: 409."""
+
+
+class InjectedFault(GatewayError):
+    """A failure a merchant asked the sandbox to rehearse (POST /sandbox/faults): any status."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message, num=Num.INJECTED)
+        self.status = status

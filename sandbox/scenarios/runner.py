@@ -37,6 +37,8 @@ ACTIONS: dict[str, tuple[str, Callable[[object], str], str, bool]] = {
     "dispatch_webhooks": ("POST", lambda v: "/sandbox/webhooks/dispatch", "none", False),
     "snapshot": ("POST", lambda v: "/sandbox/snapshots", "none", False),
     "restore": ("POST", lambda v: f"/sandbox/snapshots/{_segment(v)}/restore", "none", False),
+    "fault": ("POST", lambda v: "/sandbox/faults", "body", False),
+    "clear_faults": ("DELETE", lambda v: "/sandbox/faults", "none", False),
 }
 
 

@@ -1,5 +1,6 @@
 """Merchants: creation (with seed-derived credentials), authentication, settings."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 from sandbox.clock import to_iso
@@ -18,8 +19,9 @@ DEFAULTS = {
     "siteUrl": "", "logoUrl": "", "webhookUrl": None, "autoApproveSeconds": None,
     "hmacAlgorithm": signing.DEFAULT_ALGORITHM, "hmacEncoding": signing.DEFAULT_ENCODING,
     "feePercent": format_amount(fees.DEFAULT_FEE_PERCENT), "fixedFeeUsd": format_amount(fees.DEFAULT_FIXED_FEE_USD),
-    "amlThreshold": aml.DEFAULT_THRESHOLD, "prices": {}, "paymentWebhooks": False,
+    "amlThreshold": aml.DEFAULT_THRESHOLD, "prices": {}, "paymentWebhooks": False, "rateLimits": {},
 }
+DEMO_MERCHANT_ID = 1
 SETTINGS = ("name", "email", *DEFAULTS)
 
 
@@ -28,7 +30,9 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
     admin token (when it has one) and the merchant's id."""
     secret = [ctx.credential_secret] if ctx.credential_secret else []
     with ctx.store.transaction():
-        merchant_id = ctx.store.count_all("merchants") + 1
+        counter = ctx.store.get("meta", "merchantIds")  # ids of purged merchants are never given again
+        merchant_id = max(counter["last"] if counter else 0, ctx.store.count_all("merchants")) + 1
+        ctx.store.put("meta", {"name": "merchantIds", "last": merchant_id})
         merchant = {
             "id": merchant_id,
             **_settled({**DEFAULTS, **settings}),
@@ -37,6 +41,7 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
             "webhookSecret": webhook_secret(ctx, merchant_id, 0),
             "webhookSecretVersion": 0,
             "createdAt": to_iso(ctx.clock.now()),
+            "lastActiveOn": ctx.clock.now().date().isoformat(),  # wall-clock day; what purges go by
         }
         ctx.store.put("merchants", merchant)
     return merchant
@@ -45,7 +50,7 @@ def create_merchant(ctx: Context, settings: dict) -> dict:
 def ensure_demo_merchant(ctx: Context) -> tuple[dict, bool]:
     """Merchant #1; on first start with an empty store, the demo merchant. (merchant, created now)"""
     with ctx.store.transaction():
-        existing = ctx.store.get("merchants", "1")
+        existing = ctx.store.get("merchants", str(DEMO_MERCHANT_ID))
         if existing:
             return existing, False
         return create_merchant(ctx, DEMO_MERCHANT), True
@@ -63,14 +68,44 @@ def _settled(settings: dict) -> dict:
     if "prices" in settled:  # a null price removes the override
         settled["prices"] = {coin: format_amount(Decimal(price)) for coin, price in settled["prices"].items()
                              if price is not None}
+    if "rateLimits" in settled:  # so does a null limit
+        settled["rateLimits"] = {operation: limit for operation, limit in settled["rateLimits"].items() if limit}
     return settled
 
 
-def authenticate(ctx: Context, api_key: str | None) -> dict:
+def find_by_key(ctx: Context, api_key: str | None) -> dict | None:
+    """The merchant of an API key, with the defaults of settings added after it was stored."""
     found = ctx.store.find("merchants", "apiKey", api_key) if api_key else []
-    if not found:
+    return {**DEFAULTS, **found[0]} if found else None
+
+
+def authenticate(ctx: Context, api_key: str | None) -> dict:
+    """The merchant of the key (401 otherwise), its day of last activity noted (once a day)."""
+    merchant = find_by_key(ctx, api_key)
+    if merchant is None:
         raise Unauthorized("unauthorized", num=Num.UNAUTHORIZED)
-    return found[0]
+    today = ctx.clock.now().date().isoformat()
+    if merchant.get("lastActiveOn") != today:
+        with ctx.store.transaction():
+            current = ctx.store.get("merchants", str(merchant["id"]))
+            ctx.store.put("merchants", {**current, "lastActiveOn": today})
+        merchant["lastActiveOn"] = today
+    return merchant
+
+
+def purge_idle(ctx: Context, idle_days: int) -> list[int]:
+    """Remove every merchant (but the demo merchant) not seen for `idle_days` days of
+    wall-clock time, with all its records; the ids of those removed."""
+    from sandbox.services import snapshots  # snapshots reach merchants' settings through the store only
+
+    oldest_kept = (ctx.clock.now() - timedelta(days=idle_days)).date().isoformat()
+    purged = []
+    with ctx.store.transaction():
+        for merchant in ctx.store.all("merchants"):
+            if merchant["id"] != DEMO_MERCHANT_ID and merchant.get("lastActiveOn", "") < oldest_kept:
+                snapshots.remove_all(ctx, merchant["id"])
+                purged.append(merchant["id"])
+    return sorted(purged)
 
 
 def verify_signature(merchant: dict, body: bytes, signature: str | None) -> None:
@@ -83,11 +118,12 @@ def update_merchant(ctx: Context, merchant: dict, changes: dict) -> dict:
     with ctx.store.transaction():
         current = ctx.store.get("merchants", str(merchant["id"]))
         changes = {key: value for key, value in changes.items() if key in SETTINGS}
-        if "prices" in changes:  # overrides merge with the ones set before
-            changes["prices"] = {**current["prices"], **changes["prices"]}
+        for merged in ("prices", "rateLimits"):  # overrides merge with the ones set before
+            if merged in changes:
+                changes[merged] = {**current.get(merged, {}), **changes[merged]}
         updated = {**current, **_settled(changes)}
         ctx.store.put("merchants", updated)
-    return updated
+    return {**DEFAULTS, **updated}
 
 
 def merchant_object(merchant: dict) -> dict:

@@ -8,7 +8,8 @@ from sandbox.domain.assets import normalise_network, normalise_ticker, require_a
 from sandbox.domain.errors import InvalidRequest, Num
 from sandbox.domain.market import fee_price_factor, price_usd
 from sandbox.domain.money import CONVERSION_PRECISION, convert, format_amount
-from sandbox.services import Context, addresses, clocks, wallets
+from sandbox.domain import faults as fault_rules
+from sandbox.services import Context, addresses, clocks, faults, wallets
 
 def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, address_from: str, address_to: str,
                          asset_short: str | None = None) -> dict:
@@ -30,8 +31,13 @@ def estimate_network_fee(ctx: Context, merchant: dict, asset_network: str, addre
         if source is None:
             raise InvalidRequest(f"addressFrom not found on {network.name}", num=Num.UNKNOWN_ADDRESS_FROM)
         factor = fee_price_factor(ctx.seed, network.name, clocks.now(ctx, merchant["id"]))
+        scanner_down = bool(faults.hits(ctx, merchant, fault_rules.SCANNER_OPERATION, network=network.name))
         fees = []
         for asset in assets:
+            if scanner_down:  # the spec's answer when a coin's fee cannot be computed
+                fees.append({"assetShort": asset.short, "fee": "0", "feeCurrency": network.native_asset,
+                             "canProceed": False, "details": {"error": fault_rules.SCANNER_ERROR}})
+                continue
             estimate = chain.estimate_fee(asset, wallets.account_state(ctx, network, source["address"], asset),
                                           wallets.account_state(ctx, network, address_to, asset), factor)
             fees.append({"assetShort": asset.short, "fee": format_amount(estimate.fee),

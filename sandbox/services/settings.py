@@ -3,6 +3,7 @@
 import secrets
 
 from sandbox.store import Repository
+from sandbox.store.schema import SESSION_SECRET
 
 DEFAULT_SEED = 0
 
@@ -30,8 +31,8 @@ def session_secret(store: Repository) -> str:
     """The key that signs dashboard sessions, made once per data file: every worker
     and every restart accepts the same cookies, and no cookie outlives its store."""
     with store.transaction():
-        recorded = store.get("meta", "sessionSecret")
+        recorded = store.get("meta", SESSION_SECRET)
         if recorded is None:
-            recorded = {"name": "sessionSecret", "value": secrets.token_hex(32)}
+            recorded = {"name": SESSION_SECRET, "value": secrets.token_hex(32)}
             store.put("meta", recorded)
         return recorded["value"]

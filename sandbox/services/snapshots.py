@@ -40,22 +40,46 @@ def restore(ctx: Context, merchant: dict, snapshot_id: str) -> dict:
     """The merchant's state put back as the snapshot holds it; the snapshot stays."""
     with ctx.store.transaction():
         snapshot = _owned(ctx, merchant, snapshot_id)
-        settings_now = ctx.store.get("merchants", str(merchant["id"]))
-        done = ctx.store.get("meta", f"restores:{merchant['id']}")
-        ctx.store.put("meta", {"name": f"restores:{merchant['id']}", "count": (done["count"] if done else 0) + 1})
-        for table in MERCHANT_STATE:
-            key = TABLES[table].key
-            saved = {key(document): document for document in snapshot["tables"][table]}
-            if table == "merchants":  # a rotated webhook secret stays rotated: the old one stopped signing
-                saved = {name: {**document, **{field: settings_now[field] for field in SECRETS}}
-                         for name, document in saved.items()}
-            for current in ctx.store.find(table, "merchant", merchant["id"]):
-                if key(current) not in saved:
-                    ctx.store.delete(table, key(current))
-            for name, document in saved.items():
-                if ctx.store.get(table, name) != document:
-                    ctx.store.put(table, document)
+        _put_back(ctx, merchant["id"], snapshot["tables"])
         return {**summary(snapshot), "clock": clocks.state(ctx, merchant["id"])}
+
+
+def reset(ctx: Context, merchant: dict) -> dict:
+    """A fresh start for a merchant that keeps its settings and credentials (and its
+    snapshots): no addresses, payments, withdrawals, events, faults; the clock back
+    on real time. A shared sandbox's CI job calls it first."""
+    with ctx.store.transaction():
+        _put_back(ctx, merchant["id"], {"merchants": [ctx.store.get("merchants", str(merchant["id"]))]})
+        return clocks.state(ctx, merchant["id"])
+
+
+def _put_back(ctx: Context, merchant_id: int, tables: dict[str, list[dict]]) -> None:
+    """Make the merchant's state exactly `tables` (a table not given: empty), and
+    count a restore, so that ids of events made from now on never repeat."""
+    settings_now = ctx.store.get("merchants", str(merchant_id))
+    done = ctx.store.get("meta", f"restores:{merchant_id}")
+    ctx.store.put("meta", {"name": f"restores:{merchant_id}", "count": (done["count"] if done else 0) + 1})
+    for table in MERCHANT_STATE:
+        key = TABLES[table].key
+        saved = {key(document): document for document in tables.get(table, [])}
+        if table == "merchants":  # a rotated webhook secret stays rotated: the old one stopped signing
+            saved = {name: {**document, **{field: settings_now[field] for field in SECRETS}}
+                     for name, document in saved.items()}
+        for current in ctx.store.find(table, "merchant", merchant_id):
+            if key(current) not in saved:
+                ctx.store.delete(table, key(current))
+        for name, document in saved.items():
+            if ctx.store.get(table, name) != document:
+                ctx.store.put(table, document)
+
+
+def remove_all(ctx: Context, merchant_id: int) -> None:
+    """Every record of the merchant, snapshots and settings included, gone for good."""
+    with ctx.store.transaction():
+        for table in (*MERCHANT_STATE, "snapshots"):
+            for document in ctx.store.find(table, "merchant", merchant_id):
+                ctx.store.delete(table, TABLES[table].key(document))
+        ctx.store.delete("meta", f"restores:{merchant_id}")
 
 
 def restores(ctx: Context, merchant_id: int) -> tuple:

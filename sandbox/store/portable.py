@@ -10,7 +10,7 @@ import jsonschema
 
 from sandbox.clock import Clock, to_iso
 from sandbox.store.repository import Repository, Store
-from sandbox.store.schema import TABLES
+from sandbox.store.schema import STORE_LOCAL_META, TABLES
 
 FORMAT, VERSION = "gateway-sandbox-state", 1
 
@@ -26,7 +26,12 @@ def schema() -> dict:
 
 def export_state(store: Repository) -> dict:
     return {"format": FORMAT, "version": VERSION, "exportedAt": to_iso(Clock().now()),
-            "tables": {table: store.all(table) for table in TABLES}}
+            "tables": {table: [record for record in store.all(table) if not _local(table, record)]
+                       for table in TABLES}}
+
+
+def _local(table: str, record: dict) -> bool:
+    return table == "meta" and record.get("name") in STORE_LOCAL_META
 
 
 def import_state(store: Repository, document, *, replace: bool = False,
@@ -41,12 +46,14 @@ def import_state(store: Repository, document, *, replace: bool = False,
     if not replace and any(store.count_all(table) for table in TABLES):
         raise InvalidState("the store already holds data (use --replace to overwrite it)")
     with store.transaction():
-        for table in TABLES:
+        for table in TABLES:  # the store's own meta records stay; a document's are ignored
             for record in store.all(table):
-                store.delete(table, TABLES[table].key(record))
+                if not _local(table, record):
+                    store.delete(table, TABLES[table].key(record))
         for table, records in document["tables"].items():
             for record in records:
-                store.put(table, record)
+                if not _local(table, record):
+                    store.put(table, record)
     return sum(len(records) for records in document["tables"].values())
 
 

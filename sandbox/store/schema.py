@@ -93,6 +93,11 @@ TABLES: dict[str, Table] = {
         },
         order=lambda t: (t["createdAt"], t["seq"]),
     ),
+    "faults": Table(
+        key=lambda f: f["id"],
+        indexes={"merchant": lambda f: f["merchantId"]},
+        order=lambda f: f["seq"],
+    ),
     "snapshots": Table(
         key=lambda s: s["id"],
         indexes={"merchant": lambda s: s["merchantId"]},
@@ -103,3 +108,8 @@ TABLES: dict[str, Table] = {
 # The tables that hold a merchant's state, each with a `merchant` index: what a
 # snapshot saves and a restore puts back (meta is the store's; snapshots are kept).
 MERCHANT_STATE = tuple(name for name in TABLES if name not in ("meta", "snapshots"))
+
+# Meta records that belong to one store and never travel in an export: the key that
+# signs dashboard sessions (a copy of the data must not accept the original's cookies).
+SESSION_SECRET = "sessionSecret"
+STORE_LOCAL_META = (SESSION_SECRET,)
