@@ -1,5 +1,7 @@
 """Merchants: creation (with seed-derived credentials), authentication, settings."""
 
+import hashlib
+import hmac
 from datetime import timedelta
 from decimal import Decimal
 
@@ -80,17 +82,52 @@ def find_by_key(ctx: Context, api_key: str | None) -> dict | None:
 
 
 def authenticate(ctx: Context, api_key: str | None) -> dict:
-    """The merchant of the key (401 otherwise), its day of last activity noted (once a day)."""
+    """The merchant of the key (401 otherwise), its day of last activity noted."""
     merchant = find_by_key(ctx, api_key)
     if merchant is None:
         raise Unauthorized("unauthorized", num=Num.UNAUTHORIZED)
+    return _note_activity(ctx, merchant)
+
+
+def _note_activity(ctx: Context, merchant: dict) -> dict:
+    """Today (wall clock) as the merchant's day of last activity: one write a day at most."""
     today = ctx.clock.now().date().isoformat()
     if merchant.get("lastActiveOn") != today:
         with ctx.store.transaction():
             current = ctx.store.get("merchants", str(merchant["id"]))
             ctx.store.put("merchants", {**current, "lastActiveOn": today})
-        merchant["lastActiveOn"] = today
+        merchant = {**merchant, "lastActiveOn": today}
     return merchant
+
+
+def key_digest(merchant: dict) -> str:
+    """What a dashboard session keeps of the API key: enough to notice the key no
+    longer belongs to the merchant (a replaced data file), never the key itself."""
+    return hashlib.sha256(merchant["apiKey"].encode()).hexdigest()
+
+
+def session_generation(ctx: Context, merchant_id: int) -> int:
+    """Dashboard sessions carry it; signing out moves it on, which ends every session
+    made before, copies of the cookie included. Kept in `meta`: a restore never revives one."""
+    record = ctx.store.get("meta", f"sessions:{merchant_id}")
+    return record["generation"] if record else 0
+
+
+def end_sessions(ctx: Context, merchant: dict) -> None:
+    with ctx.store.transaction():
+        generation = session_generation(ctx, merchant["id"]) + 1
+        ctx.store.put("meta", {"name": f"sessions:{merchant['id']}", "generation": generation})
+
+
+def session_merchant(ctx: Context, merchant_id, digest, generation) -> dict | None:
+    """The merchant a dashboard session belongs to, while that session still holds."""
+    if not isinstance(merchant_id, int) or not isinstance(digest, str) or not isinstance(generation, int):
+        return None
+    stored = ctx.store.get("merchants", str(merchant_id))
+    if stored is None or generation != session_generation(ctx, merchant_id) \
+            or not hmac.compare_digest(key_digest(stored).encode(), digest.encode()):
+        return None
+    return _note_activity(ctx, {**DEFAULTS, **stored})
 
 
 def purge_idle(ctx: Context, idle_days: int) -> list[int]:

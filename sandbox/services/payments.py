@@ -106,6 +106,13 @@ def awaits_funds(payment: dict) -> bool:
     return payment["status"] == rules.OPEN and seen < Decimal(payment["amount"])
 
 
+def first_awaiting(ctx: Context, network: str, address: str, asset_short: str) -> dict | None:
+    """The payment a deposit to this address and asset pays: the oldest one awaiting
+    funds (callers have let the engine expire what is due)."""
+    return next((p for p in ctx.store.find("payments", "wallet", (network, address, asset_short))
+                 if awaits_funds(p)), None)
+
+
 def see_deposit(ctx: Context, payment: dict, transaction: dict, at: datetime) -> dict:
     """A deposit for the payment appeared on chain (not confirmed yet)."""
     return _change(ctx, payment, at, deposits=payment["deposits"] + 1,
@@ -299,8 +306,8 @@ def payment_object(payment: dict, merchant: dict, transactions: list[dict], base
         "destTag": payment["destTag"],
         "confirmsNeeded": payment["confirmsNeeded"],
         "timeout": payment["timeout"],
-        "checkoutUrl": checkout_url(base_url, payment["id"]),
-        "paymentRedirectUrl": payment_redirect_url(base_url, payment["id"]),
+        "checkoutUrl": checkout_url(base_url, payment["id"], merchant),
+        "paymentRedirectUrl": payment_redirect_url(base_url, payment["id"], merchant),
         "invoice": payment["invoice"],
         "asset": asset,
         "customer": payment["customer"] or NO_CUSTOMER,

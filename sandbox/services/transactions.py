@@ -54,9 +54,7 @@ def record_deposit(ctx: Context, merchant: dict, request: dict) -> dict:
         if risk_score is None:
             risk_score = aml.default_risk_score(ctx.seed, merchant_id, network.name, txn_id)
         danger = aml.is_danger(risk_score, merchant["amlThreshold"])
-        waiting = [p for p in ctx.store.find("payments", "wallet", (network.name, address["address"], asset.short))
-                   if payments.awaits_funds(p)]  # the engine has expired what is due
-        payment = waiting[0] if waiting else None
+        payment = payments.first_awaiting(ctx, network.name, address["address"], asset.short)
         fixed_fee = Decimal(payment["fixedFee"]) if payment else payments.default_fixed_fee(merchant, asset)
         confirmations = request.get("confirmations") or 0
         needed = payment["confirmsNeeded"] if payment else network.confirms_needed

@@ -133,7 +133,7 @@ def client_wallet_info(ctx: Context, merchant: dict, client_id: str, base_url: s
             "totalReceivedAmount": payment["totalReceivedAmount"],
             "totalReceivedAmountUsd": _usd(payment["totalReceivedAmount"], asset.short, usd_prices),
             "confirmsNeeded": payment["confirmsNeeded"],
-            "checkoutUrl": checkout_url(base_url, payment["id"]),
+            "checkoutUrl": checkout_url(base_url, payment["id"], merchant),
             "status": payment["status"],
             "displayStatus": payment["displayStatus"],
             "customerId": customer.get("id", 0),

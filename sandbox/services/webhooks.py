@@ -190,6 +190,14 @@ def send_test(ctx: Context, merchant: dict, timeout: float) -> dict:
     return attempt(ctx, record["id"], timeout)
 
 
+def last_outcome(delivery: dict) -> str:
+    """The newest attempt of a delivery in words: `HTTP 503`, the transport error, or `no attempt yet`."""
+    if not delivery["attempts"]:
+        return "no attempt yet"
+    last = delivery["attempts"][-1]
+    return last["error"] or f"HTTP {last['responseStatus']}"
+
+
 def list_deliveries(ctx: Context, merchant: dict, *, event_id=None, event_type=None, status=None, page=1,
                     limit=20) -> tuple[list[dict], int]:
     """The merchant's deliveries, newest first, with every attempt."""

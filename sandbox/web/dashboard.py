@@ -4,8 +4,6 @@ webhooks and settings. Every read and every button goes through the same
 service as the JSON API, scoped to the signed-in merchant; forms carry a CSRF
 token; another merchant's record is simply not found."""
 
-import hashlib
-import hmac
 import re
 from urllib.parse import urlsplit
 
@@ -35,28 +33,19 @@ CLOCK_STEPS = (("+1 minute", 60), ("+10 minutes", 600), ("+1 hour", 3600), ("+1 
                ("+1 week", 7 * 86400))
 SETTINGS_FIELDS = ("webhookUrl", "autoApproveSeconds", "feePercent", "fixedFeeUsd", "amlThreshold")
 WHOLE_NUMBER = re.compile(r"^[0-9]{1,12}$")
-
-
-def _key_digest(api_key: str) -> str:
-    """What the session keeps of the API key: enough to notice the key no longer
-    belongs to the merchant (store reset or replaced), never the key itself."""
-    return hashlib.sha256(api_key.encode()).hexdigest()
+SAFE_PATH = re.compile(r"^[\x21-\x5b\x5d-\x7e]+$")  # printable ASCII without spaces or backslashes
 
 
 def _signed_in() -> dict | None:
-    merchant_id, digest = session.get("merchant"), session.get("key")
-    if not isinstance(merchant_id, int) or not isinstance(digest, str):
-        return None
-    merchant = context().store.get("merchants", str(merchant_id))
-    if merchant is None or not hmac.compare_digest(_key_digest(merchant["apiKey"]), digest):
-        return None
-    return merchant
+    return merchants.session_merchant(context(), session.get("merchant"), session.get("key"),
+                                      session.get("generation"))
 
 
 def _safe_next(target: str | None) -> str:
     """Where to go after signing in: a dashboard path of this site, nothing else."""
-    parts = urlsplit(target or "")
-    if parts.scheme or parts.netloc or not parts.path.startswith("/dashboard") or "\\" in (target or ""):
+    target = target or ""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/dashboard") or not SAFE_PATH.match(target):
         return url_for(".overview")
     return target
 
@@ -71,9 +60,8 @@ def guard():
     if merchant is None:
         session.pop("merchant", None)
         return redirect(url_for(".sign_in", next=request.full_path.rstrip("?") if request.method == "GET" else None))
-    g.merchant = merchant
     engine.catch_up(context(), merchant["id"])
-    g.merchant = context().store.get("merchants", str(merchant["id"]))
+    g.merchant = merchant
     return None
 
 
@@ -131,13 +119,16 @@ def sign_in():
         else:
             session.clear()  # a fresh session (and CSRF token) for whoever signs in
             session["merchant"] = merchant["id"]
-            session["key"] = _key_digest(merchant["apiKey"])
+            session["key"] = merchants.key_digest(merchant)
+            session["generation"] = merchants.session_generation(context(), merchant["id"])
             return redirect(_safe_next(request.args.get("next")))
     return render_template("sign_in.html", error=error), 401 if error else 200
 
 
 @blp.route("/sign-out", methods=["POST"])
 def sign_out():
+    """Ends every dashboard session of the merchant, this one and any copy of it."""
+    merchants.end_sessions(context(), g.merchant)
     session.clear()
     flash("Signed out.", "ok")
     return redirect(url_for(".sign_in"))
@@ -150,7 +141,7 @@ def overview():
     waiting, waiting_total = withdrawals.list_withdrawals(ctx, g.merchant, statuses=(withdrawal_rules.OPEN,),
                                                           limit=5)
     recent, _ = payments.list_payments(ctx, g.merchant, limit=5)
-    failed, failed_total = webhooks.list_deliveries(ctx, g.merchant, status="FAILED", limit=5)
+    failed, failed_total = webhooks.list_deliveries(ctx, g.merchant, status=webhooks.FAILED, limit=5)
     return render_template("overview.html", waiting=waiting, waiting_total=waiting_total,
                            recent=[payment for payment, _ in recent], failed=failed, failed_total=failed_total)
 
@@ -207,7 +198,7 @@ def payment_detail(payment_id: str):
     payment, deposits = payments.get_payment(ctx, g.merchant, payment_id)
     return render_template("payment.html", payment=payment, deposits=deposits,
                            history=events.about(ctx, g.merchant, payment["id"]),
-                           checkout_url=checkout_url(base_url(), payment["id"]))
+                           checkout_url=checkout_url(base_url(), payment["id"], g.merchant))
 
 
 @blp.route("/wallets", methods=["GET"])
@@ -229,18 +220,20 @@ def clock_page():
 
 @blp.route("/clock/advance", methods=["POST"])
 def advance_clock():
-    def advance():
-        try:
-            seconds = AdvanceSchema().load({"seconds": request.form.get("seconds", "")})["seconds"]
-        except ma.ValidationError as error:
-            raise InvalidRequest(first_message(error.messages)) from error
-        clocks.advance(context(), g.merchant, seconds)
-    return _act(advance, "Clock moved forward; everything due by then has happened.", url_for(".clock_page"))
+    try:
+        seconds = AdvanceSchema().load({"seconds": request.form.get("seconds", "")})["seconds"]
+    except ma.ValidationError as error:
+        return render_template("clock.html", steps=CLOCK_STEPS, problem=first_message(error.messages)), 400
+    return _act(lambda: clocks.advance(context(), g.merchant, seconds),
+                "Clock moved forward; everything due by then has happened.", url_for(".clock_page"))
 
 
 @blp.route("/clock/freeze", methods=["POST"])
 def freeze_clock():
-    frozen = request.form.get("frozen") == "true"
+    choice = request.form.get("frozen")
+    if choice not in ("true", "false"):
+        return render_template("clock.html", steps=CLOCK_STEPS, problem="frozen must be true or false"), 400
+    frozen = choice == "true"
     return _act(lambda: clocks.update(context(), g.merchant, frozen=frozen),
                 "Clock frozen." if frozen else "Clock running.", url_for(".clock_page"))
 
@@ -265,11 +258,8 @@ def redeliver(delivery_id: str):
 def send_test():
     def send():
         delivery = webhooks.send_test(context(), g.merchant, current_app.config["SANDBOX_WEBHOOK_TIMEOUT"])
-        last = delivery["attempts"][-1] if delivery["attempts"] else None
-        if last and last["error"]:
-            raise InvalidRequest(f"Test webhook not delivered: {last['error']}")
-        if last and last["responseStatus"] is not None and not 200 <= last["responseStatus"] < 300:
-            raise InvalidRequest(f"Test webhook answered {last['responseStatus']}.")
+        if delivery["status"] != webhooks.DELIVERED:
+            raise InvalidRequest(f"Test webhook not delivered: {webhooks.last_outcome(delivery)}.")
     return _act(send, "Test webhook delivered.", url_for(".webhook_log"))
 
 

@@ -7,6 +7,7 @@ import pytest
 from freezegun import freeze_time
 
 from sandbox.chains import chain_for
+from sandbox.services.urls import checkout_key
 
 TRON_USDT = {"assetShort": "USDT", "assetNetwork": "tron"}
 
@@ -32,8 +33,9 @@ def test_a_new_payment_is_open_and_new_in_the_get_payment_shape(shop, merchant):
     assert chain_for("tron").is_valid_address(created["addressTo"])
     assert created["destTag"] is None
     assert created["confirmsNeeded"] == 19 and created["timeout"] == 3600
-    assert created["checkoutUrl"] == f"http://localhost/checkout/{created['id']}"
-    assert created["paymentRedirectUrl"] == f"http://localhost/pay/{created['id']}"
+    key = checkout_key(shop.merchant, created["id"])
+    assert created["checkoutUrl"] == f"http://localhost/checkout/{created['id']}/{key}"
+    assert created["paymentRedirectUrl"] == f"http://localhost/pay/{created['id']}/{key}"
     assert created["customer"] == {"id": 7, "name": "Jane", "email": "jane@example.com"}
     assert created["merchant"]["id"] == merchant["id"]
     assert created["transactions"] == [] and created["fixedFee"] == "0.3"

@@ -78,10 +78,12 @@ def test_an_expired_payment_offers_no_buttons(page, shop):
     expect(page.locator("#time-left")).to_have_text("none: expired")
 
 
-def test_unknown_payment_and_pay_redirect(page, shop):
-    response = page.goto("/checkout/00000000-0000-4000-8000-000000000000")
-    assert response.status == 404
-    expect(page.locator("main")).to_contain_text("This payment does not exist.")
+def test_unknown_payment_wrong_key_and_pay_redirect(page, shop):
     created = payment(shop)
+    key = created["checkoutUrl"].rsplit("/", 1)[1]
+    for path in (f"/checkout/00000000-0000-4000-8000-000000000000/{key}", f"/checkout/{created['id']}/{'0' * 24}"):
+        response = page.goto(path)
+        assert response.status == 404
+        expect(page.locator("main")).to_contain_text("This payment does not exist.")
     page.goto(created["paymentRedirectUrl"])
     assert page.url == created["checkoutUrl"]

@@ -47,6 +47,10 @@
     try {
       const response = await fetch(page.dataset.statusUrl, {headers: {"Accept": "application/json"}});
       if (response.ok) redraw(await response.json());
+      if (response.status === 404) {  // gone: the merchant reset its data or restored a snapshot
+        text("display-status", "NOT FOUND");
+        document.getElementById("simulate").hidden = true;
+      }
     } catch (error) {
       // the sandbox restarting: try again at the next tick
     }
