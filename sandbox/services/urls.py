@@ -7,10 +7,16 @@ real gateway: whoever holds it sees that one payment."""
 
 import hashlib
 import hmac
+from functools import lru_cache
 
 
 def checkout_key(merchant: dict, payment_id: str) -> str:
-    return hmac.new(merchant["hmacSecret"].encode(), f"checkout:{payment_id}".encode(), hashlib.sha256).hexdigest()[:24]
+    return _key(merchant["hmacSecret"], payment_id)
+
+
+@lru_cache(maxsize=65536)  # every listed payment carries two links: computed once per payment
+def _key(secret: str, payment_id: str) -> str:
+    return hmac.new(secret.encode(), f"checkout:{payment_id}".encode(), hashlib.sha256).hexdigest()[:24]
 
 
 def checkout_url(base_url: str, payment_id: str, merchant: dict) -> str:
