@@ -10,7 +10,7 @@ from sandbox.domain import aml, fees, signing
 from sandbox.domain.money import format_amount
 from sandbox.domain.errors import Forbidden, Num, Unauthorized
 from sandbox.domain.seed import derive_token
-from sandbox.services import Context
+from sandbox.services import Context, snapshots
 from sandbox.services.webhooks import webhook_secret
 
 DEMO_MERCHANT = {"name": "Demo Shop", "email": "demo@shop.example", "siteUrl": "https://shop.example",
@@ -133,8 +133,6 @@ def session_merchant(ctx: Context, merchant_id, digest, generation) -> dict | No
 def purge_idle(ctx: Context, idle_days: int) -> list[int]:
     """Remove every merchant (but the demo merchant) not seen for `idle_days` days of
     wall-clock time, with all its records; the ids of those removed."""
-    from sandbox.services import snapshots  # snapshots reach merchants' settings through the store only
-
     oldest_kept = (ctx.clock.now() - timedelta(days=idle_days)).date().isoformat()
     purged = []
     with ctx.store.transaction():

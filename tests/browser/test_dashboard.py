@@ -207,7 +207,7 @@ def test_another_merchants_records_are_not_found_by_url(page, shop, admin):
         expect(page.locator("main")).not_to_contain_text("secret")
     page.goto(f"/dashboard/withdrawals?ids={theirs['id']}")
     expect(page.locator("#withdrawals tbody")).to_contain_text("No withdrawals match")
-    page.goto(f"/dashboard/payments?invoices=secret-payment")
+    page.goto("/dashboard/payments?invoices=secret-payment")
     expect(page.locator("#payments tbody")).to_contain_text("No payments match")
 
     # a forged form post for their withdrawal, with this session's valid CSRF token
