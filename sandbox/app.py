@@ -10,6 +10,7 @@ from sandbox import __version__
 from sandbox.api import deposit_addresses, network_fee, payments, wallets, withdrawals
 from sandbox.api.auth import API_KEY_HEADER
 from sandbox.api.errors import ErrorSchema, register_error_handlers
+from sandbox.api.json_provider import OrjsonProvider
 from sandbox.api.limits import install_rate_limits
 from sandbox.clock import Clock
 from sandbox.control import clock, faults, health, merchants, snapshots
@@ -34,6 +35,7 @@ class Settings:
     admin_token: str | None = None
     public_url: str = "http://localhost"  # links in webhooks (checkoutUrl) start with it
     webhook_timeout: float = 10.0  # seconds a receiver has to answer
+    check_responses: bool = False  # dump every answer through its schema too, failing on a difference (tests)
 
 
 class GatewayMarshmallowPlugin(MarshmallowPlugin):
@@ -83,13 +85,14 @@ def _api(app: Flask, prefix: str, title: str, description: str, url_prefix: str)
 def create_app(store: Repository, settings: Settings | None = None, clock: Clock | None = None) -> Flask:
     settings = settings or Settings()
     app = Flask("sandbox")
+    app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config["SANDBOX_ADMIN_TOKEN"] = settings.admin_token
-    app.json.sort_keys = False
     app.extensions["sandbox"] = Context(store=store, clock=clock or Clock(), seed=settings.seed,
                                         credential_secret=settings.admin_token or "",
                                         public_url=settings.public_url.rstrip("/"))
     app.config["SANDBOX_WEBHOOK_TIMEOUT"] = settings.webhook_timeout
+    app.config["SANDBOX_CHECK_RESPONSES"] = settings.check_responses
 
     gateway = _api(app, "V2", "Merchant crypto payment gateway API",
                    "The gateway's v2 API as the sandbox serves it.", "/")

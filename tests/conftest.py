@@ -56,7 +56,7 @@ class MerchantClient:
 
 @pytest.fixture
 def app():
-    return create_app(Store(), Settings(seed=SEED))
+    return create_app(Store(), Settings(seed=SEED, check_responses=True))
 
 
 @pytest.fixture

@@ -131,6 +131,7 @@ def index(query):
                                  txn_ids=query.get("txnIds", ()), ids=query.get("ids", ()),
                                  invoices=query.get("invoices", ()), sort_field=query["sortField"],
                                  sort_order=query["sortOrder"], page=query["page"], limit=query["limit"])
-    return {"results": [payment_object(payment, g.merchant, transactions, base_url(), listed=True)
+    links = base_url()
+    return {"results": [payment_object(payment, g.merchant, transactions, links, listed=True)
                         for payment, transactions in found],
             "page": query["page"], "limit": query["limit"], "total": total}

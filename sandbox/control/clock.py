@@ -4,12 +4,12 @@ import marshmallow as ma
 from flask import g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import StrictBoolean
 from sandbox.api.schemas import Schema, timestamp
 from sandbox.services import clocks
 
-blp = GatewayBlueprint("sandbox_clock", __name__, url_prefix="/sandbox", description="Merchant clocks")
+blp = ControlBlueprint("sandbox_clock", __name__, url_prefix="/sandbox", description="Merchant clocks")
 
 MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600
 

@@ -5,14 +5,14 @@ import marshmallow as ma
 from flask import g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import Text
 from sandbox.api.schemas import Schema, timestamp
 from sandbox.control.clock import MAX_ADVANCE_SECONDS
 from sandbox.domain import faults as rules
 from sandbox.services import faults
 
-blp = GatewayBlueprint("sandbox_faults", __name__, url_prefix="/sandbox",
+blp = ControlBlueprint("sandbox_faults", __name__, url_prefix="/sandbox",
                        description="Fault injection: rehearse the gateway's errors, latency and a scanner that is down")
 
 FAULT_ID = {"in": "path", "name": "fault_id", "required": True, "schema": {"type": "string"}}

@@ -4,10 +4,10 @@ import marshmallow as ma
 
 from sandbox import __version__
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.schemas import Schema
 
-blp = GatewayBlueprint("health", __name__, url_prefix="/sandbox", description="Liveness")
+blp = ControlBlueprint("health", __name__, url_prefix="/sandbox", description="Liveness")
 
 
 class HealthSchema(Schema):

@@ -7,7 +7,7 @@ from flask import g
 
 from sandbox.api import context
 from sandbox.api.auth import admin_token_required
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import Email, StrictBoolean, Text, decimal_string
 from sandbox.api.schemas import Schema
 from sandbox.domain import signing
@@ -18,7 +18,7 @@ from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.control.clock import ClockSchema
 from sandbox.services import merchants, snapshots
 
-blp = GatewayBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
+blp = ControlBlueprint("merchants", __name__, url_prefix="/sandbox", description="Sandbox merchants")
 
 MAX_AUTO_APPROVE_SECONDS = 365 * 24 * 3600
 

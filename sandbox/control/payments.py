@@ -4,14 +4,14 @@ import marshmallow as ma
 from flask import g
 
 from sandbox.api import base_url, context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import Text, name, requested_amount
 from sandbox.api.payments import PaymentEnvelopeSchema
 from sandbox.api.schemas import CustomerInputSchema, Schema
 from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services.payments import create_payment, payment_object
 
-blp = GatewayBlueprint("sandbox_payments", __name__, url_prefix="/sandbox", description="Payments (sandbox)")
+blp = ControlBlueprint("sandbox_payments", __name__, url_prefix="/sandbox", description="Payments (sandbox)")
 
 MAX_TIMEOUT_SECONDS = 30 * 24 * 3600
 

@@ -5,12 +5,12 @@ import marshmallow as ma
 from flask import g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.schemas import PageQuerySchema, Schema, list_schema, timestamp
 from sandbox.control.clock import ClockSchema
 from sandbox.services import snapshots
 
-blp = GatewayBlueprint("sandbox_snapshots", __name__, url_prefix="/sandbox",
+blp = ControlBlueprint("sandbox_snapshots", __name__, url_prefix="/sandbox",
                        description="Snapshots: save a merchant's state and put it back (like evm_snapshot/evm_revert)")
 
 SNAPSHOT_ID = {"in": "path", "name": "snapshot_id", "required": True, "schema": {"type": "string"}}

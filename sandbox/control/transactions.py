@@ -4,14 +4,14 @@ import marshmallow as ma
 from flask import g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import Text, decimal_string, name
 from sandbox.api.payments import PaymentTransactionSchema
 from sandbox.api.schemas import Schema, timestamp
 from sandbox.domain.money import AMOUNT_PATTERN
 from sandbox.services.transactions import deposit_object, record_deposit
 
-blp = GatewayBlueprint("sandbox_transactions", __name__, url_prefix="/sandbox",
+blp = ControlBlueprint("sandbox_transactions", __name__, url_prefix="/sandbox",
                        description="Simulated on-chain deposits")
 
 

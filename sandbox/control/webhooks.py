@@ -6,12 +6,12 @@ import marshmallow as ma
 from flask import current_app, g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.fields import Text
 from sandbox.api.schemas import PageQuerySchema, Schema, list_schema, timestamp
 from sandbox.services import events, webhooks
 
-blp = GatewayBlueprint("sandbox_webhooks", __name__, url_prefix="/sandbox", description="Events and webhooks")
+blp = ControlBlueprint("sandbox_webhooks", __name__, url_prefix="/sandbox", description="Events and webhooks")
 
 DELIVERY_ID = {"in": "path", "name": "delivery_id", "required": True, "schema": {"type": "string"}}
 

@@ -3,11 +3,11 @@
 from flask import g
 
 from sandbox.api import context
-from sandbox.api.blueprint import GatewayBlueprint
+from sandbox.api.blueprint import ControlBlueprint
 from sandbox.api.withdrawals import WithdrawalSchema
 from sandbox.services.withdrawals import approve, cancel, withdrawal_object
 
-blp = GatewayBlueprint("sandbox_withdrawals", __name__, url_prefix="/sandbox",
+blp = ControlBlueprint("sandbox_withdrawals", __name__, url_prefix="/sandbox",
                        description="Withdrawal approval (the merchant dashboard's buttons)")
 
 WITHDRAWAL_ID = {"in": "path", "name": "withdrawal_id", "required": True, "schema": {"type": "string"}}

@@ -35,7 +35,7 @@ def run(steps) -> tuple[list[bytes], dict]:
     """Apply the steps to a fresh sandbox (seed 1), checking invariants after each;
     the raw response bodies, for comparing runs."""
     with freeze_time("2026-11-21T10:00:00Z"):
-        client = create_app(Store(), Settings(seed=1)).test_client()
+        client = create_app(Store(), Settings(seed=1, check_responses=True)).test_client()
         shop = MerchantClient(client, make_merchant(client, autoApproveSeconds=300))
         shop.control("PUT", "/sandbox/clock", {"frozen": True})
         store = client.application.extensions["sandbox"].store

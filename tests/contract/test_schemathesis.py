@@ -16,7 +16,7 @@ from tests.conftest import MerchantClient, make_merchant
 ROOT = Path(__file__).resolve().parents[2]
 MAX_EXAMPLES = int(os.environ.get("CONTRACT_MAX_EXAMPLES", "25"))
 
-app = create_app(Store(), Settings(seed=3))
+app = create_app(Store(), Settings(seed=3, check_responses=True))
 _client = app.test_client()
 MERCHANT = make_merchant(_client, name="Contract Shop", autoApproveSeconds=60)
 hooks.configure(MERCHANT["hmacSecret"])

@@ -30,7 +30,7 @@ def write(tmp_path, text: str) -> str:
 
 def run_file(path: str, lines: list | None = None):
     loaded = load(path)
-    client = GatewayClient.in_process(create_app(Store(), Settings(seed=loaded.data.get("seed", 0))))
+    client = GatewayClient.in_process(create_app(Store(), Settings(seed=loaded.data.get("seed", 0), check_responses=True)))
     return run(loaded, client, (lines if lines is not None else []).append)
 
 
