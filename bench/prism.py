@@ -1,10 +1,12 @@
 """The sandbox against a peer: Stoplight Prism serving the same contract as a stateless
 mock. Both on this machine, one after the other, driven by wrk with the same load;
 prints req/s, p50 and p99 for get-payment, list-payments and create-withdrawal side by
-side with ratios, and the start-up time to the first 200 of each. Bounded in time.
+side with ratios, and the start-up time to the first 200 of each; then get-payment's
+load on a Flask app that answers a constant (bench/floor.py), the most one Python
+process serves here. Bounded in time.
 
     (cd bench && npm install)     # @stoplight/prism-cli, into bench/node_modules
-    python bench/prism.py [--seconds 10] [--connections 16]
+    python -m bench.prism [--seconds 10] [--connections 16]
 
 Needs wrk (Debian: apt-get install wrk). Results also go to bench/results/prism.json.
 """
@@ -102,6 +104,25 @@ def prepare_sandbox(base: str) -> tuple[dict, str]:
     return merchant, payment_ids[0]
 
 
+def floor(payment: bytes, seconds: int, connections: int) -> dict:
+    """get-payment's load on bench/floor.py: what one Python process can serve at best."""
+    with tempfile.NamedTemporaryFile("wb", suffix=".json") as body:
+        body.write(payment)
+        body.flush()
+        port = free_port()
+        started = time.monotonic()
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", "1",
+                                    "-b", f"127.0.0.1:{port}", "bench.floor:app"], cwd=ROOT,
+                                   env={**os.environ, "FLOOR_BODY": body.name}, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}/v2/payment/floor"
+            first_200(url, {}, process, started)
+            return wrk(url, "GET", {}, None, seconds, connections)
+        finally:
+            stop(process)
+
+
 def run_endpoints(base: str, merchant: dict, payment_id: str, seconds: int, connections: int) -> dict:
     raw, write_headers = signed(merchant, WITHDRAWAL)
     read_headers = {"API-KEY": merchant["apiKey"]}
@@ -138,8 +159,12 @@ def main() -> int:
             startup_sandbox = first_200(f"{base}/sandbox/health", {}, process, started)
             merchant, payment_id = prepare_sandbox(base)
             sandbox = run_endpoints(base, merchant, payment_id, args.seconds, args.connections)
+            with urllib.request.urlopen(urllib.request.Request(f"{base}/v2/payment/{payment_id}",
+                                                               headers={"API-KEY": merchant["apiKey"]})) as answer:
+                payment = answer.read()
         finally:
             stop(process)
+    ceiling = floor(payment, args.seconds, args.connections)
 
     port = free_port()
     started = time.monotonic()
@@ -164,6 +189,10 @@ def main() -> int:
               f"{ours['p50_ms']:.2f} / {ours['p99_ms']:.2f} | {theirs['p50_ms']:.2f} / {theirs['p99_ms']:.2f} |")
     print(f"| start-up to first 200 | {startup_sandbox:.2f} s | {startup_prism:.2f} s | "
           f"{startup_prism / startup_sandbox:.2f} (Prism / sandbox) | | |")
+    print(f"\nThe ceiling of one Python process (bench/floor.py: Flask under the same gunicorn answering a "
+          f"constant payment, get-payment's load): {ceiling['rps']:.0f} req/s, "
+          f"{ceiling['rps'] / prism['get-payment']['rps']:.2f} of Prism, "
+          f"p50 / p99 {ceiling['p50_ms']:.2f} / {ceiling['p99_ms']:.2f} ms")
     errors = {f"{server}:{name}": result["non_2xx"] for server, results in (("sandbox", sandbox), ("prism", prism))
               for name, result in results.items() if result["non_2xx"]}
     if errors:
@@ -171,7 +200,7 @@ def main() -> int:
     results = ROOT / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "prism.json").write_text(json.dumps({"date": str(date.today()), "machine": machine,
-                                                    "sandbox": sandbox, "prism": prism,
+                                                    "sandbox": sandbox, "prism": prism, "floor": ceiling,
                                                     "startup_s": {"sandbox": startup_sandbox, "prism": startup_prism}},
                                                    indent=2))
     return 0

@@ -1,6 +1,7 @@
 """marshmallow fields for the gateway's wire formats, documented precisely in OpenAPI."""
 
 import re
+from functools import lru_cache
 
 import marshmallow as ma
 from email_validator import EmailNotValidError, validate_email
@@ -93,10 +94,19 @@ def requested_amount(**kwargs) -> Text:
 
 
 def _email_syntax(value: str) -> None:
+    if not _is_email(value):
+        raise ma.ValidationError("Not a valid email address.")
+
+
+@lru_cache(maxsize=4096)
+def _is_email(value: str) -> bool:
+    """Remembered: email-validator takes a tenth of a millisecond, a tenth of a
+    create-withdrawal, and the same customers come back."""
     try:
         validate_email(value, check_deliverability=False, test_environment=True)  # QA may use @x.test
     except EmailNotValidError:
-        raise ma.ValidationError("Not a valid email address.") from None
+        return False
+    return True
 
 
 class Email(ma.fields.Email):
