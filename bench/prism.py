@@ -3,7 +3,9 @@ mock. Both on this machine, one after the other, driven by wrk with the same loa
 prints req/s, p50 and p99 for get-payment, list-payments and create-withdrawal side by
 side with ratios, and the start-up time to the first 200 of each; then get-payment's
 load on a Flask app that answers a constant (bench/floor.py), the most one Python
-process serves here. Bounded in time.
+process serves here, and the same with two processes. Start-up is timed to the first
+200 of /sandbox/health for the sandbox and of /v2/withdrawal for Prism (it mocks only
+the contract; either answers once the server is up). Bounded in time.
 
     (cd bench && npm install)     # @stoplight/prism-cli, into bench/node_modules
     python -m bench.prism [--seconds 10] [--connections 16]
@@ -104,14 +106,14 @@ def prepare_sandbox(base: str) -> tuple[dict, str]:
     return merchant, payment_ids[0]
 
 
-def floor(payment: bytes, seconds: int, connections: int) -> dict:
-    """get-payment's load on bench/floor.py: what one Python process can serve at best."""
+def floor(payment: bytes, seconds: int, connections: int, workers: int = 1) -> dict:
+    """get-payment's load on bench/floor.py: what `workers` Python processes serve at best."""
     with tempfile.NamedTemporaryFile("wb", suffix=".json") as body:
         body.write(payment)
         body.flush()
         port = free_port()
         started = time.monotonic()
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", "1",
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", str(workers),
                                     "-b", f"127.0.0.1:{port}", "bench.floor:app"], cwd=ROOT,
                                    env={**os.environ, "FLOOR_BODY": body.name}, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
@@ -165,6 +167,7 @@ def main() -> int:
         finally:
             stop(process)
     ceiling = floor(payment, args.seconds, args.connections)
+    two_processes = floor(payment, args.seconds, args.connections, workers=2)
 
     port = free_port()
     started = time.monotonic()
@@ -192,7 +195,8 @@ def main() -> int:
     print(f"\nThe ceiling of one Python process (bench/floor.py: Flask under the same gunicorn answering a "
           f"constant payment, get-payment's load): {ceiling['rps']:.0f} req/s, "
           f"{ceiling['rps'] / prism['get-payment']['rps']:.2f} of Prism, "
-          f"p50 / p99 {ceiling['p50_ms']:.2f} / {ceiling['p99_ms']:.2f} ms")
+          f"p50 / p99 {ceiling['p50_ms']:.2f} / {ceiling['p99_ms']:.2f} ms; with two gunicorn workers "
+          f"{two_processes['rps']:.0f} req/s, {two_processes['rps'] / ceiling['rps']:.2f} × one")
     errors = {f"{server}:{name}": result["non_2xx"] for server, results in (("sandbox", sandbox), ("prism", prism))
               for name, result in results.items() if result["non_2xx"]}
     if errors:
@@ -200,7 +204,7 @@ def main() -> int:
     results = ROOT / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "prism.json").write_text(json.dumps({"date": str(date.today()), "machine": machine,
-                                                    "sandbox": sandbox, "prism": prism, "floor": ceiling,
+                                                    "sandbox": sandbox, "prism": prism, "floor": ceiling, "floor_two_workers": two_processes,
                                                     "startup_s": {"sandbox": startup_sandbox, "prism": startup_prism}},
                                                    indent=2))
     return 0

@@ -43,7 +43,8 @@ def merchant_required(*, signed: bool = False, operation: str | None = None):
 def _suffer_faults(merchant: dict, operation: str) -> None:
     """Latency first (outside the store's lock), then an injected error, if any."""
     found = faults.hits(context(), merchant, operation)
-    delay = sum(hit.latency_ms for hit in found if hit.kind == fault_rules.LATENCY)
+    delay = min(fault_rules.MAX_LATENCY_MS,  # several latency faults add up to what one may give at most
+                sum(hit.latency_ms for hit in found if hit.kind == fault_rules.LATENCY))
     if delay:
         time.sleep(delay / 1000)
     for hit in found:

@@ -4,7 +4,7 @@ with Flask-Limiter: a `Retry-After` header, and the operation's family error bod
 
 from functools import partial
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_limiter import Limiter
 
 from sandbox.api import context
@@ -16,6 +16,8 @@ from sandbox.services import merchants
 def install_rate_limits(app: Flask) -> Limiter:
     """A limiter of this app's own (counters in memory, per process) around every
     view of a limited operation."""
+    # Registered before the limiter's own hook, so it runs after it (Flask runs them in reverse).
+    app.after_request(_retry_after_on_429_only)
     limiter = Limiter(key_func=_api_key, app=app, storage_uri="memory://", headers_enabled=True,
                       strategy="fixed-window")
     limited = set()
@@ -31,6 +33,14 @@ def install_rate_limits(app: Flask) -> Limiter:
         return request.endpoint not in limited
 
     return limiter
+
+
+def _retry_after_on_429_only(response: Response) -> Response:
+    """Flask-Limiter sends Retry-After with every answer of a limited endpoint; on an
+    injected 503 a client library (urllib3's Retry) would wait for the whole window."""
+    if response.status_code != 429:
+        response.headers.pop("Retry-After", None)
+    return response
 
 
 def _api_key() -> str:

@@ -20,6 +20,16 @@ class Context:
     public_url: str = "http://localhost"
 
 
+def next_number(ctx: Context, kind: str, merchant_id: int) -> int:
+    """The merchant's next number of `kind` (0, 1, 2, …), never given twice: kept in
+    `meta` as `{kind}:{merchant_id}`, which restores and resets never touch (and a
+    purge removes with the merchant). Call inside a transaction."""
+    name = f"{kind}:{merchant_id}"
+    counter = ctx.store.get("meta", name) or {"name": name, "value": 0}
+    ctx.store.put("meta", {**counter, "value": counter["value"] + 1})
+    return counter["value"]
+
+
 def page_of(items: list, page: int, limit: int) -> list:
     """Items of the 1-based `page` when pages hold `limit` items."""
     start = (page - 1) * limit

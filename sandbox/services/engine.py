@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Callable
 
 from sandbox.clock import from_iso, to_iso
-from sandbox.services import Context, clocks
+from sandbox.services import Context, clocks, next_number
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +35,8 @@ def _handlers() -> dict[str, Handler]:
 def schedule(ctx: Context, merchant_id: int, kind: str, ref: str, due_at: datetime) -> None:
     """Queue a transition; transitions due at the same moment apply in the order they were queued."""
     with ctx.store.transaction():
-        counter_name = f"schedule-sequence:{merchant_id}"
-        counter = ctx.store.get("meta", counter_name) or {"name": counter_name, "value": 0}
-        ctx.store.put("meta", {**counter, "value": counter["value"] + 1})
         ctx.store.put("schedule", {"merchantId": merchant_id, "kind": kind, "ref": ref, "dueAt": to_iso(due_at),
-                                   "seq": counter["value"]})
+                                   "seq": next_number(ctx, "schedule-sequence", merchant_id)})
 
 
 def unschedule(ctx: Context, merchant_id: int, kind: str, ref: str) -> None:

@@ -9,7 +9,10 @@ from sandbox.domain import faults as rules
 from sandbox.domain.assets import normalise_network, require_network
 from sandbox.domain.errors import InvalidRequest, NotFound
 from sandbox.domain.seed import derive_uuid
-from sandbox.services import Context, clocks, snapshots
+from sandbox.services import Context, clocks, next_number, snapshots
+
+# Each live fault is looked at on every call of its operation, under the store's lock.
+MAX_FAULTS_PER_MERCHANT = 50
 
 
 def add_fault(ctx: Context, merchant: dict, request: dict) -> dict:
@@ -30,7 +33,9 @@ def add_fault(ctx: Context, merchant: dict, request: dict) -> dict:
         raise InvalidRequest("latencyMs is required for a latency fault")
     with ctx.store.transaction():
         now = clocks.now(ctx, merchant["id"])
-        sequence = ctx.store.count("faults", "merchant", merchant["id"])
+        if ctx.store.count("faults", "merchant", merchant["id"]) >= MAX_FAULTS_PER_MERCHANT:
+            raise InvalidRequest(f"a merchant has at most {MAX_FAULTS_PER_MERCHANT} faults; delete some first")
+        sequence = next_number(ctx, "fault-sequence", merchant["id"])  # a deleted fault's id is never reused
         fault = {
             "id": derive_uuid(ctx.seed, "fault", merchant["id"], *snapshots.restores(ctx, merchant["id"]), sequence),
             "merchantId": merchant["id"],

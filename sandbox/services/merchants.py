@@ -137,7 +137,9 @@ def purge_idle(ctx: Context, idle_days: int) -> list[int]:
     purged = []
     with ctx.store.transaction():
         for merchant in ctx.store.all("merchants"):
-            if merchant["id"] != DEMO_MERCHANT_ID and merchant.get("lastActiveOn", "") < oldest_kept:
+            # merchants stored before activity was recorded count from their creation
+            last_active = merchant.get("lastActiveOn") or merchant["createdAt"][:10]
+            if merchant["id"] != DEMO_MERCHANT_ID and last_active < oldest_kept:
                 snapshots.remove_all(ctx, merchant["id"])
                 purged.append(merchant["id"])
     return sorted(purged)

@@ -16,8 +16,9 @@ from sandbox.domain.seed import derive_uuid
 from sandbox.services import Context, clocks, page_of
 from sandbox.store.schema import MERCHANT_STATE, TABLES
 
-# Merchant settings a restore leaves as they are.
-SECRETS = ("webhookSecret", "webhookSecretVersion")
+# Merchant fields a restore leaves as they are: a rotated webhook secret stays rotated
+# (the old one stopped signing), and the last activity stays (purges go by it).
+KEPT_AS_THEY_ARE = ("webhookSecret", "webhookSecretVersion", "lastActiveOn")
 # Past this many, taking a snapshot drops the merchant's oldest one.
 MAX_SNAPSHOTS_PER_MERCHANT = 20
 
@@ -62,8 +63,9 @@ def _put_back(ctx: Context, merchant_id: int, tables: dict[str, list[dict]]) -> 
     for table in MERCHANT_STATE:
         key = TABLES[table].key
         saved = {key(document): document for document in tables.get(table, [])}
-        if table == "merchants":  # a rotated webhook secret stays rotated: the old one stopped signing
-            saved = {name: {**document, **{field: settings_now[field] for field in SECRETS}}
+        if table == "merchants":
+            saved = {name: {**document, **{field: settings_now[field] for field in KEPT_AS_THEY_ARE
+                                           if field in settings_now}}
                      for name, document in saved.items()}
         for current in ctx.store.find(table, "merchant", merchant_id):
             if key(current) not in saved:
@@ -79,7 +81,9 @@ def remove_all(ctx: Context, merchant_id: int) -> None:
         for table in (*MERCHANT_STATE, "snapshots"):
             for document in ctx.store.find(table, "merchant", merchant_id):
                 ctx.store.delete(table, TABLES[table].key(document))
-        ctx.store.delete("meta", f"restores:{merchant_id}")
+        for record in ctx.store.all("meta"):  # its counters: `{kind}:{merchant_id}`
+            if record["name"].partition(":")[2] == str(merchant_id):
+                ctx.store.delete("meta", record["name"])
 
 
 def restores(ctx: Context, merchant_id: int) -> tuple:

@@ -6,6 +6,7 @@ import pytest
 from freezegun import freeze_time
 
 from sandbox.client import GatewayClient
+from sandbox.services.merchants import ensure_demo_merchant
 
 TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 
@@ -143,9 +144,13 @@ def test_reset_gives_a_fresh_start_and_keeps_the_credentials(gateway):
     assert other.list_payments().json["total"] == 1
 
 
-def test_purge_removes_idle_merchants_but_the_demo_and_never_reuses_ids(app, gateway):
-    from sandbox.services.merchants import ensure_demo_merchant
+@pytest.fixture
+def demo(app):
+    """The demo merchant (id 1), which purges keep, as a served sandbox has it."""
     ensure_demo_merchant(app.extensions["sandbox"])
+
+
+def test_purge_removes_idle_merchants_but_the_demo_and_never_reuses_ids(demo, gateway):
     with freeze_time("2026-01-01T12:00:00Z"):
         idle = merchant(gateway)
         idle.create_payment(amount="5", assetShort="USDT", assetNetwork="tron")
@@ -165,3 +170,77 @@ def test_purge_needs_the_admin_token_when_the_server_has_one():
     assert guarded.request("POST", "/sandbox/merchants/purge", {"idleDays": 1}).status == 401
     guarded.admin_token = "t0ken"
     assert guarded.request("POST", "/sandbox/merchants/purge", {"idleDays": 1}).status == 200
+
+
+def test_retry_after_comes_with_a_429_only(gateway):
+    shop = merchant(gateway, rateLimits={"listPayments": {"requests": 3, "seconds": 120}})
+    first = shop.list_payments()
+    assert first.status == 200 and first.headers["X-RateLimit-Limit"] == "3" and "Retry-After" not in first.headers
+    shop.request("POST", "/sandbox/faults", {"kind": "error", "operation": "listPayments", "status": 503, "times": 1})
+    injected = shop.list_payments()
+    assert injected.status == 503 and "Retry-After" not in injected.headers  # a client would wait the window out
+    assert shop.list_payments().status == 200
+    limited = shop.list_payments()
+    assert limited.status == 429 and 0 < int(limited.headers["Retry-After"]) <= 120
+
+
+def test_a_deleted_faults_id_is_never_given_again(gateway):
+    shop = merchant(gateway)
+
+    def add() -> str:
+        return shop.request("POST", "/sandbox/faults", {"kind": "error", "operation": "getPayment",
+                                                        "share": 0.5}).json["id"]
+
+    first, second = add(), add()
+    assert shop.request("DELETE", f"/sandbox/faults/{first}").status == 204
+    third = add()
+    assert third not in (first, second)
+    assert [f["id"] for f in shop.request("GET", "/sandbox/faults").json["results"]] == [second, third]
+    assert shop.request("DELETE", "/sandbox/faults").status == 204
+    assert add() not in (first, second, third)
+
+
+def test_a_merchant_has_at_most_50_faults(gateway):
+    shop = merchant(gateway)
+    body = {"kind": "error", "operation": "getPayment", "times": 1}
+    assert {shop.request("POST", "/sandbox/faults", body).status for _ in range(50)} == {201}
+    refused = shop.request("POST", "/sandbox/faults", body)
+    assert refused.status == 400 and "at most 50 faults" in refused.json["error"]
+
+
+def test_restoring_an_old_snapshot_does_not_make_an_active_merchant_look_idle(gateway):
+    with freeze_time("2026-01-01T12:00:00Z"):
+        shop = merchant(gateway)
+        snapshot = shop.snapshot().json["id"]
+    assert shop.list_payments().status == 200  # active today
+    assert shop.restore(snapshot).status == 200
+    assert gateway.request("POST", "/sandbox/merchants/purge", {"idleDays": 30}).json == {"purged": []}
+    assert shop.list_payments().status == 200
+
+
+def test_purge_counts_merchants_without_recorded_activity_from_their_creation(demo, app, gateway):
+    store = app.extensions["sandbox"].store
+    with freeze_time("2026-01-01T12:00:00Z"):
+        old = merchant(gateway)
+    new = merchant(gateway)
+    old_id, new_id = (m.request("GET", "/sandbox/merchants/me").json["id"] for m in (old, new))
+    with store.transaction():  # as stored before lastActiveOn existed
+        for merchant_id in (old_id, new_id):
+            record = store.get("merchants", str(merchant_id))
+            store.put("merchants", {k: v for k, v in record.items() if k != "lastActiveOn"})
+    assert gateway.request("POST", "/sandbox/merchants/purge", {"idleDays": 30}).json == {"purged": [old_id]}
+
+
+def test_purge_leaves_no_counter_of_the_merchant_behind(demo, app, gateway):
+    with freeze_time("2026-01-01T12:00:00Z"):
+        idle = merchant(gateway)
+        idle.request("POST", "/sandbox/faults", {"kind": "error", "operation": "getPayment", "times": 1})
+        idle.create_payment(amount="5", assetShort="USDT", assetNetwork="tron")  # schedules its expiry
+        idle.snapshot()
+        idle_id = idle.request("GET", "/sandbox/merchants/me").json["id"]
+        idle.restore(idle.snapshots().json["results"][0]["id"])
+    store = app.extensions["sandbox"].store
+    owned = {record["name"] for record in store.all("meta") if record["name"].endswith(f":{idle_id}")}
+    assert {"fault-sequence", "schedule-sequence", "restores"} <= {name.partition(":")[0] for name in owned}
+    assert gateway.request("POST", "/sandbox/merchants/purge", {"idleDays": 30}).json == {"purged": [idle_id]}
+    assert not {record["name"] for record in store.all("meta")} & owned

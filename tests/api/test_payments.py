@@ -1,7 +1,7 @@
 """POST /sandbox/payments, GET /v2/payment/{id} and GET /v2/payment."""
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from freezegun import freeze_time
@@ -121,7 +121,7 @@ def test_get_payment_has_full_transactions(shop, merchant):
 def book(shop):
     """Six payments a minute apart, in every display status but EXPIRED."""
     made = {}
-    start = datetime(2026, 11, 21, 9, 0, 0)
+    start = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0) - timedelta(minutes=10)  # all still NEW
     plan = [("new", "10", None, None), ("open", "10", "4", None), ("done", "10", "10", None),
             ("over", "10", "12", None), ("danger", "10", "10", 80), ("eth", "5", None, None)]
     for number, (label, amount, paid, risk) in enumerate(plan):
