@@ -62,7 +62,8 @@ def first_message(messages, path: str = "") -> str:
     if text in _SENTENCES:
         return f"{path or 'request body'} {_SENTENCES[text]}"
     leaf = path.rsplit(".", 1)[-1]
-    return text if not path or text.startswith(leaf) or text.startswith(path) else f"{path}: {text}"
+    named = leaf and (text.startswith(leaf) or text.startswith(path))  # an empty key names nothing
+    return text if not path or named else f"{path}: {text}"
 
 
 # marshmallow's stock messages, as the end of a sentence that starts with the field.

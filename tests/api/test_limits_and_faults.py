@@ -52,7 +52,7 @@ def test_limits_are_per_operation_and_generous_by_default(gateway):
 def test_rate_limit_settings_are_validated(gateway):
     shop = merchant(gateway)
     for bad in ({"getPayment": {"requests": 1, "seconds": 1}}, {"listPayments": {"requests": 0, "seconds": 1}},
-                {"listPayments": {"requests": 1}}, {"listPayments": "5/minute"}):
+                {"listPayments": {"requests": 1}}, {"listPayments": "5/minute"}, {"": None}):
         response = shop.update_settings(rateLimits=bad)
         assert response.status == 400 and "rateLimits" in response.json["error"]
 
