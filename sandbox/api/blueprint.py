@@ -25,7 +25,8 @@ SIGNATURE_PARAMETER = {
 
 
 class GatewayBlueprint(Blueprint):
-    """A flask-smorest blueprint that knows its family's error body."""
+    """A flask-smorest blueprint that knows its family's error body, and sends the
+    objects its views build (the /v2 services build the contract's shape)."""
 
     ARGUMENTS_PARSER = GatewayParser()
     PROJECTS_RECORDS = False  # see ControlBlueprint
